@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+import { main, systemDeps } from '../dist/main.js';
+process.exitCode = await main(process.argv, systemDeps());
