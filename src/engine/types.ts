@@ -1,0 +1,132 @@
+/** Shapes shared by the engine's readers, steps, writers and pipeline. */
+import type {
+  CombiningConfig, DataType, ImputeConfig, PivotConfig, RowDroppingRule, TextProcessingConfig, PipelineSchema,
+} from '../contract/index.js';
+
+/** A cell: text until the data-type step; numbers become JS numbers there; `null` is missing. */
+export type Value = string | number | null;
+/** A row: one value per column of its table, by position. */
+export type Row = Value[];
+
+/** A slice of rows moving through the pipeline, with each row's 1-based data-row number in the input. */
+export interface Batch {
+  rows: Row[];
+  /** 1-based data-row number in the input (header excluded) of each row, for reports. */
+  rowNumbers: number[];
+}
+
+/** A stream of rows with its columns; `types[i]` is set once the data-type step has run. */
+export interface Table {
+  columns: string[];
+  types: (DataType | undefined)[];
+  batches: AsyncIterable<Batch>;
+}
+
+/** Rows per batch produced by readers; large enough to amortise async overhead, small enough to stream. */
+export const BATCH_SIZE = 2048;
+
+/** One rule that dropped rows, for the report. */
+export interface DropCount { rule: string; count: number; firstRows: number[] }
+/** One text rule that changed cells, for the report. */
+export interface TextChangeCount { rule: string; field: string; count: number }
+
+/** What a run did to the data. */
+export interface Report {
+  rowsIn: number;
+  rowsOut: number;
+  /** Rows the reader padded or cut under `--lenient`. */
+  rowsRepaired: number;
+  dropped: DropCount[];
+  /** field -> cells filled by imputation. */
+  filled: Record<string, number>;
+  /** field -> values that failed type coercion (became missing). */
+  coercionFailures: Record<string, number>;
+  textChanges: TextChangeCount[];
+  warnings: string[];
+}
+
+/** How many row numbers the report keeps per drop rule. */
+export const REPORT_FIRST_ROWS = 5;
+
+/** A new, empty report. */
+export function emptyReport(): Report {
+  return { rowsIn: 0, rowsOut: 0, rowsRepaired: 0, dropped: [], filled: {}, coercionFailures: {}, textChanges: [], warnings: [] };
+}
+
+/**
+ * The complete configuration a run applies, every member resolved (job file over suggestions),
+ * in the seed's update shapes where the seed has one.
+ */
+export interface EngineConfig {
+  /** Selected sheet (XLSX only). */
+  sheet: string | null;
+  /** input column -> output field; columns absent here are unmapped. */
+  mapping: Record<string, string>;
+  allowColumnCombining: boolean;
+  /** field -> combining method (only fields with several columns are combined). */
+  combining: Record<string, CombiningConfig>;
+  /** field -> data type. Fields absent here stay text. */
+  dataTypes: Record<string, DataType>;
+  /** field -> conversion. */
+  units: Record<string, { from: string | null; to: string | null }>;
+  /** field -> impute method. */
+  impute: Record<string, ImputeConfig>;
+  pivot: PivotConfig | null;
+  presetRowDropping: RowDroppingRule[];
+  additionalRowDropping: RowDroppingRule[];
+  text: TextProcessingConfig;
+  scripts: { preColumnMapping: string[]; postClean: string[] };
+}
+
+/** A script module's default export (engine.md step 2). */
+export type ScriptFn = (table: { columns: string[]; rows: Record<string, unknown>[] }) =>
+  { columns: string[]; rows: Record<string, unknown>[] } | Promise<{ columns: string[]; rows: Record<string, unknown>[] }>;
+
+/** Everything a step may need besides its own config. */
+export interface StepContext {
+  schema: PipelineSchema;
+  report: Report;
+  /** Loads a script by id; `undefined` when no local module is known for the id. */
+  loadScript(id: string): Promise<ScriptFn | undefined>;
+  /** Whether an unknown script id is an error (`import serve`) or a warning (dry run). */
+  strictScripts: boolean;
+  warn(message: string): void;
+}
+
+/** One engine step (engine.md "Steps, in this order"). */
+export interface Step {
+  name: string;
+  /** Throws a UsageError when the config does not fit the incoming columns; called before any row moves. */
+  check?(config: EngineConfig, columns: string[], ctx: StepContext): void;
+  /** Turns the incoming table into the outgoing one; streaming steps return at once with lazy batches. */
+  apply(input: Table, config: EngineConfig, ctx: StepContext): Table | Promise<Table>;
+}
+
+/** Data rows the suggestions and start metadata are derived from unless `useFullData` (the first N rows). */
+export const SAMPLE_ROWS = 10_000;
+
+/** One sheet of a workbook: its header and how many data rows it has. */
+export interface SheetInfo { name: string; columns: string[]; rowCount: number }
+
+/** An opened input: a CSV/TSV/XLSX/JSON file or inline rows. */
+export interface InputSource {
+  /** Key for start-webhook metadata: the file's base name, or `jsonData` for inline rows. */
+  name: string;
+  kind: 'csv' | 'xlsx' | 'json';
+  /** Size in bytes (0 for inline rows), for progress bars. */
+  size: number;
+  /** XLSX: every sheet with its header and data-row count (reads the workbook once); null for other kinds. */
+  sheets(): Promise<SheetInfo[] | null>;
+  /** Opens the rows, of `sheet` for XLSX (required there). Values are text or null (missing). */
+  open(opts?: OpenOptions): Promise<Table>;
+}
+
+/** Options for reading rows. */
+export interface OpenOptions {
+  sheet?: string;
+  /** Pad or cut rows with the wrong number of cells instead of failing; counted in `report.rowsRepaired`. */
+  lenient?: boolean;
+  report?: Report;
+  /** Called with the number of input bytes consumed so far, for progress bars. */
+  onProgress?: (bytesRead: number) => void;
+}

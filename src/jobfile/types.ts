@@ -1,0 +1,55 @@
+/** A job file after loading and validation: paths absolute, method values in the seed's spelling. */
+import type { DataType, OutputFileType, PipelineSchema, Casing, RowDroppingMethod, CombiningMethod } from '../contract/index.js';
+
+/** The `config` block: the configuration the user wants instead of the suggestions. Every member optional. */
+export interface JobFileConfig {
+  sheet?: string;
+  /** input column -> field, `null` = leave unmapped. Flat (one source) or keyed by source name. */
+  mapping?: Record<string, string | null>;
+  allowColumnCombining?: boolean;
+  combining?: Record<string, { method?: CombiningMethod; separator?: string; order?: string[] }>;
+  dataTypes?: Record<string, DataType>;
+  units?: Record<string, { from: string | null; to: string | null }>;
+  impute?: Record<string, { method: 'fill' | 'dropMissing' | null; value?: unknown }>;
+  pivot?: { pivotColumns: string[]; valueColumns: string[]; indexColumns: string[]; aggregationMethod: 'first' };
+  rowDropping?: { method: RowDroppingMethod; fields: string[] }[];
+  text?: { regexReplacement?: Record<string, Record<string, string>>; casing?: Record<string, Casing> };
+}
+
+/** Exactly one data input. Paths are absolute. */
+export interface JobFileInput {
+  file?: string;
+  googleSheet?: { url: string; sheet: string };
+  rows?: Record<string, unknown>[];
+  rowsFile?: string;
+}
+
+/** A 1-based position in the job file. */
+export interface Position { line: number; col: number }
+
+/** A loaded, validated job file. */
+export interface JobFile {
+  /** Absolute path of the job file. */
+  path: string;
+  version: 1;
+  pipeline?: string | string[];
+  name?: string;
+  input: JobFileInput;
+  options: {
+    useFullData?: boolean;
+    useVariableFields?: boolean;
+    destinationFileName?: string;
+    outputFileType?: OutputFileType;
+    webhookUrl?: string;
+  };
+  scripts?: { preColumnMapping: string[] };
+  config: JobFileConfig;
+  run: { wait: boolean; webhookUrl?: string };
+  review: { minConfidence?: number };
+  /** The pipeline's expectations, with defaults filled (empty lists and maps). */
+  schema?: PipelineSchema;
+  /** script id -> absolute path of a local ES module. */
+  localScripts: Record<string, string>;
+  /** Position of a key path such as `config.mapping.First` (dot-joined), for error messages. */
+  positionOf(path: (string | number)[]): Position | undefined;
+}
