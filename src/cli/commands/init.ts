@@ -1,0 +1,118 @@
+/** `import init <input-file>`: a job-file skeleton for an input, the engine's suggestions filled in with their confidence as comments. */
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { Command } from 'commander';
+import type { Deps } from '../deps.js';
+import { withExamples } from '../program.js';
+import { UsageError } from '../../errors.js';
+import type { JobResources, PipelineSchema } from '../../contract/index.js';
+
+/** Options of `import init`. */
+export interface InitOptions { input: string; pipeline?: string; schema?: string; write?: string }
+
+/** Writes the skeleton to stdout or to `--write`. */
+export async function init(opts: InitOptions, deps: Deps): Promise<void> {
+  const [{ openInput }, { analyzeJob }, { loadSchemaFile }] = await Promise.all([
+    import('../../engine/read/index.js'), import('../../engine/pipeline.js'), import('../../jobfile/schema-file.js'),
+  ]);
+  const inputPath = resolve(deps.cwd, opts.input);
+  const schema = opts.schema ? await loadSchemaFile(resolve(deps.cwd, opts.schema), deps.env) : undefined;
+  const source = await openInput({ file: inputPath });
+  const analysis = await analyzeJob({ input: source, schema, warn: (m) => deps.io.warn(m) });
+  const target = opts.write ? resolve(deps.cwd, opts.write) : undefined;
+  const baseDir = target ? dirname(target) : deps.cwd;
+  const text = await renderSkeleton({
+    inputRef: './' + relative(baseDir, inputPath).split('\\').join('/'),
+    name: basename(inputPath, extname(inputPath)),
+    pipeline: opts.pipeline ?? schema?.id,
+    resources: analysis.resources,
+    schema,
+    today: deps.now().toISOString().slice(0, 10),
+  });
+  if (target) {
+    const { writeAtomic } = await import('../../engine/write/atomic.js');
+    await writeAtomic(target, (temp) => writeFile(temp, text));
+    deps.io.status(`Wrote ${relative(deps.cwd, target) || target}; check it with \`import dry-run ${relative(deps.cwd, target)}\`.`);
+  } else {
+    deps.io.out(text);
+  }
+}
+
+/** Builds the job file text with the yaml Document API so suggestions carry their confidence as comments. */
+export async function renderSkeleton(o: {
+  inputRef: string; name: string; pipeline?: string; resources: JobResources; schema?: PipelineSchema; today: string;
+}): Promise<string> {
+  const YAML = await import('yaml');
+  const { resources } = o;
+  const mapping: Record<string, string | null> = {};
+  const mappingComments: Record<string, string> = {};
+  const suggested = Object.values(resources.fields.columnFieldMapping)[0] ?? {};
+  for (const column of resources.fields.inputColumns) {
+    const m = suggested[column];
+    mapping[column] = m ? m.field : null;
+    mappingComments[column] = m ? ` suggested, confidence ${m.confidence.toFixed(2)}` : ' no field suggested';
+  }
+  const dataTypes: Record<string, string> = {};
+  const typeComments: Record<string, string> = {};
+  for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes)) {
+    dataTypes[field] = t.dataType;
+    typeComments[field] = ` ${o.schema?.fieldDataTypes[field] ? 'from the schema' : 'inferred'}, confidence ${t.confidence.toFixed(2)}`;
+  }
+  const job: Record<string, unknown> = { version: 1 };
+  if (o.pipeline) job.pipeline = o.pipeline;
+  job.name = o.name;
+  job.input = { file: o.inputRef };
+  const config: Record<string, unknown> = {};
+  if (resources.sheet) config.sheet = resources.sheet.sheetSelection.selected;
+  config.mapping = mapping;
+  config.dataTypes = dataTypes;
+  job.config = config;
+  job.review = { minConfidence: 0.8 };
+  if (o.schema) {
+    // Back to the job file's own shape (`fields`, not the seed's `methodConfig.fields`).
+    const { id: _id, rowDropping, ...rest } = o.schema;
+    job.schema = { ...rest, rowDropping: rowDropping.map((r) => ({ method: r.method, fields: r.methodConfig.fields })) };
+  }
+  const doc = new YAML.Document(job);
+  doc.commentBefore = ` Job file for ${basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; edit what is wrong, then run\n \`import dry-run <this file>\` to see the result. Format: jobfile.md (version 1).`;
+  const configNode = doc.get('config', true) as any;
+  if (resources.sheet) {
+    const s = resources.sheet.sheetSelection;
+    const node = configNode.get('sheet', true);
+    node.comment = ` suggested, confidence ${s.confidence.toFixed(2)}; sheets: ${s.sheets.join(', ')}`;
+  }
+  const mappingNode = configNode.get('mapping', true) as any;
+  mappingNode.commentBefore = ' input column: output field (null leaves the column out)';
+  for (const item of mappingNode.items) item.value.comment = mappingComments[String(item.key.value ?? item.key)];
+  const typesNode = configNode.get('dataTypes', true) as any;
+  for (const item of typesNode.items) item.value.comment = typeComments[String(item.key.value ?? item.key)];
+  const reviewNode = doc.get('review', true) as any;
+  reviewNode.commentBefore = ' suggestions the file does not pin need review when under this confidence (exit 5 in CI)';
+  // Short lists and maps of the schema read best on one line, as in jobfile.md.
+  const schemaNode = doc.get('schema', true) as any;
+  if (schemaNode) {
+    YAML.visit(schemaNode, {
+      Seq(_, node) { node.flow = true; },
+      Map(_, node, path) { if (path.length > 2) node.flow = true; },
+    });
+  }
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** The `init` command. */
+export function initCommand(deps: Deps, run = init): Command {
+  const command = new Command('init')
+    .description('write a job-file skeleton for an input file, with the suggestions and their confidence')
+    .argument('<input-file>', 'CSV, TSV, XLSX or JSON input')
+    .option('--pipeline <id>', 'pipeline id to put in the job file')
+    .option('--schema <schema.yaml>', 'pipeline schema (expected fields, types) to suggest against')
+    .option('--write <path>', 'write the job file there instead of stdout')
+    .action(async (input: string, o: { pipeline?: string; schema?: string; write?: string }) => {
+      if (o.write !== undefined && o.write === '') throw new UsageError('--write needs a path.');
+      return run({ input, ...o }, deps);
+    });
+  return withExamples(command, [
+    'import init data/customers.csv --schema schema.yaml --write customers.yaml',
+    'import init export.xlsx > job.yaml',
+  ]);
+}

@@ -1,0 +1,169 @@
+/** JSON rows reader (engine.md "Reading input"): an array of objects, columns = union of keys in first-seen order. */
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../errors.js';
+import { isMissing } from '../missing.js';
+import { BATCH_SIZE, type Batch, type InputSource, type Row, type Table } from '../types.js';
+import { unreadableFile } from './csv.js';
+
+/** Largest file whose error position we locate by re-parsing prefixes (the message lacks one). */
+const LOCATE_LIMIT = 32 * 1024 * 1024;
+
+/** A JSON value as a cell: strings unchanged, numbers `String(n)`, booleans `true`/`false`, objects as compact JSON. */
+export function jsonCell(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  let text: string;
+  switch (typeof value) {
+    case 'string': text = value; break;
+    case 'number': text = String(value); break;
+    case 'boolean': text = value ? 'true' : 'false'; break;
+    case 'bigint': text = value.toString(); break;
+    case 'object': text = JSON.stringify(value); break;
+    default: return null; // functions and symbols have no JSON form
+  }
+  return isMissing(text) ? null : text;
+}
+
+/** Kind of a JSON value, as a user reads it ("a string", "null", "an array"). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const t = typeof value;
+  return t === 'object' || t === 'undefined' ? `an ${t}` : `a ${t}`;
+}
+
+/** Checks that every element is a plain object; throws naming the first one that is not (0-based index). */
+function checkRows(value: unknown, display: string): Record<string, unknown>[] {
+  if (!Array.isArray(value)) {
+    throw new UsageError(`${display} holds ${kindOf(value)}, not an array of objects; give rows as [{"column": "value"}, ...].`);
+  }
+  for (let i = 0; i < value.length; i++) {
+    const element: unknown = value[i];
+    if (element === null || typeof element !== 'object' || Array.isArray(element)) {
+      throw new UsageError(`${display}: element ${i} (0-based) is ${kindOf(element)}, not an object; give every row as {"column": "value"}.`);
+    }
+  }
+  return value as Record<string, unknown>[];
+}
+
+/** The table of checked rows: union of keys as columns, values as text or null. */
+function rowsTable(rows: Record<string, unknown>[]): Table {
+  const index = new Map<string, number>();
+  for (const row of rows) for (const key of Object.keys(row)) if (!index.has(key)) index.set(key, index.size);
+  const columns = [...index.keys()];
+  return {
+    columns,
+    types: columns.map(() => undefined),
+    batches: {
+      async *[Symbol.asyncIterator](): AsyncGenerator<Batch> {
+        for (let start = 0; start < rows.length; start += BATCH_SIZE) {
+          const end = Math.min(rows.length, start + BATCH_SIZE);
+          const out: Row[] = [];
+          const numbers: number[] = [];
+          for (let i = start; i < end; i++) {
+            const row: Row = new Array(columns.length).fill(null);
+            for (const [key, value] of Object.entries(rows[i])) row[index.get(key)!] = jsonCell(value);
+            out.push(row);
+            numbers.push(i + 1);
+          }
+          yield { rows: out, rowNumbers: numbers };
+        }
+      },
+    },
+  };
+}
+
+/** Inline rows (`jsonData`) as an input source. */
+export function jsonRowsSource(rows: Record<string, unknown>[], name = 'jsonData'): InputSource {
+  const checked = checkRows(rows, name);
+  return {
+    name,
+    kind: 'json',
+    size: 0,
+    async sheets() {
+      return null;
+    },
+    async open() {
+      return rowsTable(checked);
+    },
+  };
+}
+
+/** A JSON file holding an array of row objects as an input source (read whole: JSON has no row boundaries to stream on). */
+export function jsonFileSource(path: string, display: string, name: string, size: number): InputSource {
+  return {
+    name,
+    kind: 'json',
+    size,
+    async sheets() {
+      return null;
+    },
+    async open(opts = {}) {
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        throw unreadableFile(display, error);
+      }
+      opts.onProgress?.(size);
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw invalidJson(text, display, error as Error);
+      }
+      return rowsTable(checkRows(value, display));
+    },
+  };
+}
+
+/** The UsageError for text that is not JSON, with the position as `file:line:col`. */
+function invalidJson(text: string, display: string, error: Error): UsageError {
+  if (text.trim() === '') return new UsageError(`${display} is empty; give a JSON array of row objects.`);
+  const offset = errorOffset(text, error.message);
+  const reason = error.message.replace(/ in JSON at position \d+.*$/, '').replace(/, .*is not valid JSON$/s, '');
+  const where = offset === undefined ? display : `${display}:${lineCol(text, offset)}`;
+  return new UsageError(`${where}: invalid JSON (${reason}); fix the file so it holds an array of row objects.`);
+}
+
+/** Character offset of a JSON.parse error: from the message, else by finding the shortest failing prefix. */
+function errorOffset(text: string, message: string): number | undefined {
+  const m = /at position (\d+)/.exec(message);
+  if (m) return Number(m[1]);
+  if (/Unexpected end of JSON input/.test(message)) return text.length;
+  if (text.length > LOCATE_LIMIT) return undefined;
+  // A prefix that ends before the bad character fails only "at its end"; one that includes it fails earlier.
+  const failsInside = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (/Unexpected end of JSON input/.test(msg)) return false;
+      const at = /at position (\d+)/.exec(msg);
+      return !at || Number(at[1]) < length;
+    }
+  };
+  let lo = 1;
+  let hi = text.length;
+  if (!failsInside(hi)) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (failsInside(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - 1;
+}
+
+/** `line:col` (1-based) of a character offset. */
+function lineCol(text: string, offset: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return `${line}:${offset - lineStart + 1}`;
+}

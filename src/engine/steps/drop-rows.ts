@@ -1,0 +1,157 @@
+/**
+ * Step 9, row dropping: the schema's preset rules, then the job's additional rules, in order.
+ * `missingValues` drops a row where any listed field is missing; `duplicateValues` drops a row
+ * whose listed fields' values were seen before (the first stays).
+ */
+import { ROW_DROPPING_METHODS, type RowDroppingMethod, type RowDroppingRule } from '../../contract/index.js';
+import { UsageError } from '../../errors.js';
+import { isMissing } from '../missing.js';
+import { REPORT_FIRST_ROWS, type Batch, type DropCount, type EngineConfig, type Report, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { fieldIndex } from './map.js';
+
+/** Adds a drop rule to the report and returns a function counting one dropped row (by its input row number). */
+export function dropCounter(report: Report, rule: string): (rowNumber: number) => void {
+  const entry: DropCount = { rule, count: 0, firstRows: [] };
+  // Added when the step is applied, with count 0 until rows drop: the report then lists every
+  // rule that ran, in the order rules run, rather than in the order they first happened to drop.
+  report.dropped.push(entry);
+  return (rowNumber) => {
+    entry.count++;
+    if (entry.firstRows.length < REPORT_FIRST_ROWS) entry.firstRows.push(rowNumber);
+  };
+}
+
+/**
+ * An injective text key for a tuple of values, for duplicate detection and grouping. Missing
+ * equals missing; a number and its text differ (`1` vs `"1"`): after the data-type step a column
+ * holds one kind, so the only way to get both is a script, and then they are different values.
+ * Strings are compared exactly (case and inner spaces count).
+ */
+export function tupleKey(row: Row, indices: number[]): string {
+  if (indices.length === 1) return valueKey(row[indices[0]]);
+  let key = '';
+  for (const i of indices) {
+    const v = row[i];
+    // Length-prefixed strings so no choice of text can fake a boundary between two values.
+    if (v === null || v === undefined || isMissing(v)) key += '-';
+    else if (typeof v === 'number') key += `n${v};`;
+    else key += `s${v.length}:${v}`;
+  }
+  return key;
+}
+
+function valueKey(v: Value | undefined): string {
+  if (v === null || v === undefined || isMissing(v)) return '-';
+  return typeof v === 'number' ? `n${v}` : `s${v}`;
+}
+
+/** The allowed row-dropping method a configured value names, ignoring case; `undefined` when none. */
+export function rowDroppingMethodOf(value: unknown): RowDroppingMethod | undefined {
+  // Seed leaves the case of method values open; we accept any case.
+  if (typeof value !== 'string') return undefined;
+  const lower = value.toLowerCase();
+  return ROW_DROPPING_METHODS.find((m) => m.toLowerCase() === lower);
+}
+
+interface LabelledRule { rule: RowDroppingRule; method: RowDroppingMethod; label: string }
+
+function validate(config: EngineConfig): LabelledRule[] {
+  const rules: LabelledRule[] = [];
+  const add = (rule: RowDroppingRule, isPreset: boolean) => {
+    const method = rowDroppingMethodOf(rule?.method);
+    if (!method) {
+      throw new UsageError(`Row-dropping method "${String(rule?.method)}" is not one of ${ROW_DROPPING_METHODS.join(', ')}.`);
+    }
+    const fields = rule.methodConfig?.fields;
+    if (!Array.isArray(fields) || fields.length === 0 || !fields.every((f) => typeof f === 'string')) {
+      throw new UsageError(`Row-dropping rule ${method} needs methodConfig.fields, a non-empty list of field names.`);
+    }
+    rules.push({ rule, method, label: `${method}: ${fields.join(', ')}${isPreset ? ' (preset)' : ''}` });
+  };
+  for (const rule of config.presetRowDropping ?? []) add(rule, true);
+  for (const rule of config.additionalRowDropping ?? []) add(rule, false);
+  return rules;
+}
+
+/**
+ * What a duplicateValues rule has seen: the only state of this step. One field (the common
+ * primary-key case) keeps numbers and strings in their own sets, which needs no key building and
+ * stores numbers unboxed; several fields keep one tuple key per distinct row.
+ */
+class SeenValues {
+  private readonly numbers = new Set<number>();
+  private readonly strings = new Set<string>();
+  private hasMissing = false;
+
+  constructor(private readonly indices: number[]) {}
+
+  /** True when the row's values were seen before; otherwise remembers them. */
+  isRepeat(row: Row): boolean {
+    if (this.indices.length > 1) return this.isRepeatIn(this.strings, tupleKey(row, this.indices));
+    const v = row[this.indices[0]];
+    if (typeof v === 'number') return this.isRepeatIn(this.numbers, v);
+    if (v === null || v === undefined || isMissing(v)) {
+      if (this.hasMissing) return true;
+      this.hasMissing = true;
+      return false;
+    }
+    return this.isRepeatIn(this.strings, v);
+  }
+
+  private isRepeatIn<T>(set: Set<T>, key: T): boolean {
+    if (set.has(key)) return true;
+    set.add(key);
+    return false;
+  }
+}
+
+interface ActiveRule {
+  method: RowDroppingMethod;
+  indices: number[];
+  seen: SeenValues;
+  count: (rowNumber: number) => void;
+}
+
+/** True when a rule keeps the row (and, for duplicates, remembers it). */
+function keeps(rule: ActiveRule, row: Row): boolean {
+  if (rule.method === 'missingValues') {
+    for (const i of rule.indices) if (isMissing(row[i])) return false;
+    return true;
+  }
+  return !rule.seen.isRepeat(row);
+}
+
+/** Step 9: drops rows that break the preset, then the additional, row-dropping rules. */
+export const dropRows: Step = {
+  name: 'drop-rows',
+  check(config) {
+    validate(config);
+  },
+  apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
+    const active: ActiveRule[] = [];
+    for (const { rule, method, label } of validate(config)) {
+      const what = `Row-dropping rule ${label}`;
+      // A schema field nobody mapped is skipped (fieldIndex warns); a rule left with no field does nothing.
+      const indices = rule.methodConfig.fields.map((f) => fieldIndex(input.columns, f, ctx, what)).filter((i) => i >= 0);
+      if (indices.length === 0) continue;
+      active.push({ method, indices, seen: new SeenValues(indices), count: dropCounter(ctx.report, label) });
+    }
+    if (active.length === 0) return input;
+    async function* batches(): AsyncGenerator<Batch> {
+      for await (const batch of input.batches) {
+        const rows: Row[] = [];
+        const rowNumbers: number[] = [];
+        for (let r = 0; r < batch.rows.length; r++) {
+          const row = batch.rows[r];
+          // Rules apply in order; a row dropped by one never reaches (nor is remembered by) the next.
+          let dropper: ActiveRule | undefined;
+          for (const rule of active) if (!keeps(rule, row)) { dropper = rule; break; }
+          if (dropper) dropper.count(batch.rowNumbers[r]);
+          else { rows.push(row); rowNumbers.push(batch.rowNumbers[r]); }
+        }
+        if (rows.length > 0) yield { rows, rowNumbers };
+      }
+    }
+    return { columns: input.columns, types: input.types, batches: batches() };
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * Step 7, imputation: `fill` replaces missing values with the field's fill value, `dropMissing`
+ * drops rows where the field is missing, `null` leaves the field alone.
+ */
+import { IMPUTE_METHODS, type DataType } from '../../contract/index.js';
+import { UsageError } from '../../errors.js';
+import { isMissing } from '../missing.js';
+import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
+import type { Batch, EngineConfig, Row, Step, StepContext, Table, Value } from '../types.js';
+import { dropCounter } from './drop-rows.js';
+import { fieldIndex } from './map.js';
+import { dataTypeOf } from './types.js';
+
+type Method = 'fill' | 'dropMissing';
+
+/** The allowed impute method a configured value names, ignoring case; null for "no change"; `undefined` when invalid. */
+export function imputeMethodOf(value: unknown): Method | null | undefined {
+  if (value === null || value === undefined) return null;
+  // Seed leaves the case of method values open; we accept any case.
+  if (typeof value !== 'string') return undefined;
+  const lower = value.toLowerCase();
+  if (lower === 'null') return null;
+  return IMPUTE_METHODS.find((m) => m.toLowerCase() === lower);
+}
+
+/**
+ * A fill value as the field's type holds it: a number for number fields, `YYYY-MM-DDTHH:mm:ss`
+ * for date_time fields, text otherwise. Throws a UsageError naming the field when it does not fit.
+ */
+export function coerceFillValue(field: string, fillValue: unknown, type: DataType | undefined): Value {
+  if (fillValue === null || fillValue === undefined || (typeof fillValue === 'string' && isMissing(fillValue))) {
+    throw new UsageError(`Impute method fill for field "${field}" needs imputeMethodConfig.fillValue, a non-empty value.`);
+  }
+  if (type === 'number') {
+    const n = typeof fillValue === 'number' ? fillValue : typeof fillValue === 'string' ? parseNumber(fillValue) : undefined;
+    if (n === undefined || !Number.isFinite(n)) {
+      throw new UsageError(`Fill value ${JSON.stringify(fillValue)} for field "${field}" is not a number, but the field's data type is number.`);
+    }
+    return n;
+  }
+  const text = typeof fillValue === 'string' ? fillValue : typeof fillValue === 'object' ? JSON.stringify(fillValue) : String(fillValue);
+  if (type === 'date_time') {
+    // A lone fill value has no column to decide its slash order; it proves its own, else month-first.
+    const date = normalizeDate(text, slashDateOrder(text) === 'dayFirst');
+    if (date === undefined) {
+      throw new UsageError(`Fill value ${JSON.stringify(fillValue)} for field "${field}" is not a date, but the field's data type is date_time; write it as YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.`);
+    }
+    return date;
+  }
+  return text;
+}
+
+interface Rule { field: string; method: Method; fillValue: Value }
+
+function validate(config: EngineConfig): Rule[] {
+  const rules: Rule[] = [];
+  for (const [field, entry] of Object.entries(config.impute ?? {})) {
+    const method = imputeMethodOf(entry?.imputeMethod);
+    if (method === undefined) {
+      throw new UsageError(`Impute method "${String(entry?.imputeMethod)}" for field "${field}" is not one of ${IMPUTE_METHODS.join(', ')}, null.`);
+    }
+    if (method === null) continue;
+    // fillValue is taken as the output holds the field: after type coercion and unit conversion.
+    const type = dataTypeOf(config.dataTypes?.[field]);
+    const fillValue = method === 'fill' ? coerceFillValue(field, entry.imputeMethodConfig?.fillValue, type) : null;
+    rules.push({ field, method, fillValue });
+  }
+  return rules;
+}
+
+/** Step 7: fills or drops missing values per field. */
+export const impute: Step = {
+  name: 'impute',
+  check(config) {
+    validate(config);
+  },
+  apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
+    const fills: { index: number; field: string; value: Value }[] = [];
+    const drops: { index: number; count: (rowNumber: number) => void }[] = [];
+    for (const rule of validate(config)) {
+      const index = fieldIndex(input.columns, rule.field, ctx, `Impute method ${rule.method} for field "${rule.field}"`);
+      if (index < 0) continue;
+      if (rule.method === 'fill') fills.push({ index, field: rule.field, value: rule.fillValue });
+      else drops.push({ index, count: dropCounter(ctx.report, `dropMissing: ${rule.field}`) });
+    }
+    if (fills.length + drops.length === 0) return input;
+    const filled = ctx.report.filled;
+    async function* batches(): AsyncGenerator<Batch> {
+      for await (const batch of input.batches) {
+        const rows: Row[] = [];
+        const rowNumbers: number[] = [];
+        rowLoop: for (let r = 0; r < batch.rows.length; r++) {
+          const row = batch.rows[r];
+          // Drops first, so a dropped row is not counted as filled.
+          for (const drop of drops) {
+            if (isMissing(row[drop.index])) { drop.count(batch.rowNumbers[r]); continue rowLoop; }
+          }
+          let out = row;
+          for (const fill of fills) {
+            if (!isMissing(row[fill.index])) continue;
+            if (out === row) out = row.slice();
+            out[fill.index] = fill.value;
+            filled[fill.field] = (filled[fill.field] ?? 0) + 1;
+          }
+          rows.push(out);
+          rowNumbers.push(batch.rowNumbers[r]);
+        }
+        if (rows.length > 0) yield { rows, rowNumbers };
+      }
+    }
+    return { columns: input.columns, types: input.types, batches: batches() };
+  },
+};

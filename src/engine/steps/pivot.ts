@@ -1,0 +1,136 @@
+/**
+ * Step 10, pivot (engine.md step 10): rows grouped by the index columns, each distinct pivot
+ * value becoming a column, cells holding the first row's value. Holds the whole table: a later
+ * row may add a column.
+ */
+import { AGGREGATION_METHODS, type DataType, type PivotConfig } from '../../contract/index.js';
+import { UsageError } from '../../errors.js';
+import { isMissing } from '../missing.js';
+import { BATCH_SIZE, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { dropCounter, tupleKey } from './drop-rows.js';
+
+interface PivotPlan { index: string[]; pivot: string[]; values: string[] }
+
+function names(value: unknown, member: string): string[] {
+  const list = (value as { columnNames?: unknown } | undefined)?.columnNames;
+  if (!Array.isArray(list) || !list.every((c) => typeof c === 'string')) {
+    throw new UsageError(`Pivot ${member}.columnNames must be a list of column names.`);
+  }
+  return list as string[];
+}
+
+function validate(config: PivotConfig): PivotPlan {
+  const index = names(config.indexColumns, 'indexColumns');
+  const pivot = names(config.pivotColumns, 'pivotColumns');
+  const values = names(config.valueColumns, 'valueColumns');
+  const method = config.indexColumns.aggregationMethod;
+  // Seed leaves the case of method values open; we accept any case. `first` is the only method.
+  if (typeof method !== 'string' || !AGGREGATION_METHODS.some((m) => m === method.toLowerCase())) {
+    throw new UsageError(`Pivot aggregationMethod "${String(method)}" is not supported; the only method is ${AGGREGATION_METHODS.join(', ')}.`);
+  }
+  if (pivot.length === 0) throw new UsageError('Pivot needs at least one pivot column (pivotColumns.columnNames).');
+  if (values.length === 0) throw new UsageError('Pivot needs at least one value column (valueColumns.columnNames).');
+  const all = [...index, ...pivot, ...values];
+  const twice = all.find((c, i) => all.indexOf(c) !== i);
+  if (twice !== undefined) throw new UsageError(`Pivot column "${twice}" is named twice; a column has one role (index, pivot or value).`);
+  return { index, pivot, values };
+}
+
+function positionsOf(columns: string[], wanted: string[], role: string): number[] {
+  return wanted.map((name) => {
+    const i = columns.indexOf(name);
+    if (i < 0) throw new UsageError(`Pivot ${role} column "${name}" is not a column; columns: ${columns.join(', ')}.`);
+    return i;
+  });
+}
+
+function text(value: Value): string {
+  return typeof value === 'number' ? String(value) : (value as string);
+}
+
+/** A name not yet in `taken`: the name itself, else with `_2`, `_3`... as the readers do for repeated headers. */
+function uniqueName(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name}_${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+/** Step 10: reshapes rows so each distinct pivot value becomes a column (aggregation `first`). */
+export const pivot: Step = {
+  name: 'pivot',
+  check(config) {
+    if (config.pivot) validate(config.pivot);
+  },
+  async apply(input: Table, config: EngineConfig, ctx: StepContext): Promise<Table> {
+    if (!config.pivot) return input;
+    const plan = validate(config.pivot);
+    const indexAt = positionsOf(input.columns, plan.index, 'index');
+    const pivotAt = positionsOf(input.columns, plan.pivot, 'pivot');
+    const valueAt = positionsOf(input.columns, plan.values, 'value');
+
+    // Groups in first-seen order; each keeps its index values, first row number and cells by pivot value.
+    const groups = new Map<string, { indexValues: Value[]; rowNumber: number; cells: Map<string, Value[]> }>();
+    const pivotValues: string[] = [];
+    const knownPivotValues = new Set<string>();
+    let countMissingPivot: ((rowNumber: number) => void) | undefined;
+    for await (const batch of input.batches) {
+      for (let r = 0; r < batch.rows.length; r++) {
+        const row = batch.rows[r];
+        // A row without a pivot value has no column to go to; like pandas, it is left out
+        // (and reported as dropped) rather than inventing a column named after nothing.
+        if (pivotAt.some((i) => isMissing(row[i]))) {
+          countMissingPivot ??= dropCounter(ctx.report, `pivot: missing ${plan.pivot.join(', ')}`);
+          countMissingPivot(batch.rowNumbers[r]);
+          continue;
+        }
+        const pivotValue = pivotAt.map((i) => text(row[i])).join('_');
+        if (!knownPivotValues.has(pivotValue)) { knownPivotValues.add(pivotValue); pivotValues.push(pivotValue); }
+        const key = tupleKey(row, indexAt);
+        let group = groups.get(key);
+        if (!group) {
+          group = { indexValues: indexAt.map((i) => (isMissing(row[i]) ? null : row[i])), rowNumber: batch.rowNumbers[r], cells: new Map() };
+          groups.set(key, group);
+        }
+        // `first`: the first row's values for this group and pivot value, even when missing.
+        if (!group.cells.has(pivotValue)) group.cells.set(pivotValue, valueAt.map((i) => (isMissing(row[i]) ? null : row[i])));
+      }
+    }
+
+    const columns = [...plan.index];
+    const types: (DataType | undefined)[] = indexAt.map((i) => input.types[i]);
+    const taken = new Set(columns);
+    // One value column: columns named `<pivot value>`; several: `<value column>_<pivot value>`,
+    // value column first (all pivot values of the first value column, then the next), the order
+    // pandas gives when its (value, pivot) column levels are joined with `_`, as the names are.
+    plan.values.forEach((valueColumn, v) => {
+      for (const pivotValue of pivotValues) {
+        columns.push(uniqueName(plan.values.length === 1 ? pivotValue : `${valueColumn}_${pivotValue}`, taken));
+        types.push(input.types[valueAt[v]]);
+      }
+    });
+    const width = plan.values.length;
+    async function* batches(): AsyncGenerator<Batch> {
+      let rows: Row[] = [];
+      let rowNumbers: number[] = [];
+      for (const group of groups.values()) {
+        const row: Row = group.indexValues.slice();
+        for (let v = 0; v < width; v++) {
+          for (const pivotValue of pivotValues) {
+            const cells = group.cells.get(pivotValue);
+            row.push(cells ? cells[v] : null);
+          }
+        }
+        rows.push(row);
+        rowNumbers.push(group.rowNumber);
+        if (rows.length === BATCH_SIZE) {
+          yield { rows, rowNumbers };
+          rows = [];
+          rowNumbers = [];
+        }
+      }
+      if (rows.length > 0) yield { rows, rowNumbers };
+    }
+    return { columns, types, batches: batches() };
+  },
+};

@@ -1,0 +1,142 @@
+/**
+ * The diff between a job file's `config` and the suggestions (cli.md "Commands on a job file"):
+ * one entry per resource and key with a marker. Used by `plan`, `run`, `dry-run` and `review`.
+ */
+import type { JobResources } from '../contract/index.js';
+import type { JobFileConfig } from './types.js';
+import { sameValue } from './translate.js';
+
+/**
+ * `=` the job file agrees with the suggestion; `~` it overrides it; `+` it adds what was not
+ * suggested; `?` not pinned and under the confidence bar (needs review); ` ` not pinned, the
+ * suggestion is accepted.
+ */
+export type DiffMarker = '=' | '~' | '+' | '?' | ' ';
+
+/** One key of one resource. */
+export interface DiffEntry {
+  resource: 'sheet' | 'mapping' | 'combining' | 'dataTypes' | 'units' | 'impute' | 'pivot' | 'rowDropping' | 'text';
+  key: string;
+  marker: DiffMarker;
+  suggested?: unknown;
+  confidence?: number;
+  desired?: unknown;
+}
+
+/** Compares the job file's config with the suggestions; `minConfidence` is the review bar, if any. */
+export function diffConfig(config: JobFileConfig, resources: JobResources, minConfidence?: number): DiffEntry[] {
+  const entries: DiffEntry[] = [];
+  const unpinned = (confidence: number | undefined): DiffMarker =>
+    minConfidence !== undefined && confidence !== undefined && confidence < minConfidence ? '?' : ' ';
+  const pinned = (suggested: unknown, desired: unknown): DiffMarker =>
+    suggested === undefined ? '+' : sameValue(suggested, desired) ? '=' : '~';
+
+  if (resources.sheet) {
+    const s = resources.sheet.sheetSelection;
+    entries.push(config.sheet === undefined
+      ? { resource: 'sheet', key: 'sheet', marker: unpinned(s.confidence), suggested: s.selected, confidence: s.confidence }
+      : { resource: 'sheet', key: 'sheet', marker: pinned(s.selected, config.sheet), suggested: s.selected, confidence: s.confidence, desired: config.sheet });
+  } else if (config.sheet !== undefined) {
+    entries.push({ resource: 'sheet', key: 'sheet', marker: '+', desired: config.sheet });
+  }
+
+  const suggestedMapping = new Map<string, { field: string; confidence: number }>();
+  for (const columns of Object.values(resources.fields.columnFieldMapping ?? {})) {
+    for (const [column, m] of Object.entries(columns)) suggestedMapping.set(column, m);
+  }
+  const columns = [...new Set([...resources.fields.inputColumns, ...Object.keys(config.mapping ?? {})])];
+  for (const column of columns) {
+    const s = suggestedMapping.get(column);
+    const has = config.mapping !== undefined && Object.hasOwn(config.mapping, column);
+    if (!has) {
+      if (s) entries.push({ resource: 'mapping', key: column, marker: unpinned(s.confidence), suggested: s.field, confidence: s.confidence });
+      continue;
+    }
+    const desired = config.mapping![column];
+    const marker: DiffMarker = s ? (s.field === desired ? '=' : '~') : desired === null ? '=' : '+';
+    entries.push({ resource: 'mapping', key: column, marker, suggested: s?.field ?? null, confidence: s?.confidence, desired });
+  }
+
+  for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes ?? {})) {
+    const desired = config.dataTypes?.[field];
+    entries.push(desired === undefined
+      ? { resource: 'dataTypes', key: field, marker: unpinned(t.confidence), suggested: t.dataType, confidence: t.confidence }
+      : { resource: 'dataTypes', key: field, marker: pinned(t.dataType, desired), suggested: t.dataType, confidence: t.confidence, desired });
+  }
+  for (const [field, desired] of Object.entries(config.dataTypes ?? {})) {
+    if (!resources.dataTypes.fieldDataTypes?.[field]) entries.push({ resource: 'dataTypes', key: field, marker: '+', desired });
+  }
+
+  for (const [field, c] of Object.entries(config.combining ?? {})) {
+    const s = resources.combining.columnsBeingCombined?.[field];
+    entries.push({ resource: 'combining', key: field, marker: s ? '~' : '+', suggested: s, desired: c });
+  }
+  for (const [field, u] of Object.entries(config.units ?? {})) {
+    const s = resources.units.fieldUnitConversions?.[field];
+    entries.push({
+      resource: 'units', key: field, marker: s ? pinned({ from: s.from, to: s.to }, u) : '+',
+      suggested: s ? { from: s.from, to: s.to } : undefined, confidence: s?.confidence, desired: u,
+    });
+  }
+  for (const [field, s] of Object.entries(resources.impute.imputeMethods ?? {})) {
+    if (config.impute?.[field] === undefined) entries.push({ resource: 'impute', key: field, marker: unpinned(s.confidence), suggested: s.imputeMethod, confidence: s.confidence });
+  }
+  for (const [field, m] of Object.entries(config.impute ?? {})) {
+    const s = resources.impute.imputeMethods?.[field];
+    const suggested = s ? (s.imputeMethod === 'fill' ? { method: 'fill', value: s.imputeMethodConfig?.fillValue } : { method: s.imputeMethod }) : undefined;
+    entries.push({ resource: 'impute', key: field, marker: pinned(suggested, m.method === 'fill' ? m : { method: m.method }), suggested, confidence: s?.confidence, desired: m });
+  }
+  if (config.pivot !== undefined) {
+    const p = resources.pivot.pivot;
+    const suggested = p ? { pivotColumns: p.pivotColumns.columnNames, valueColumns: p.valueColumns.columnNames, indexColumns: p.indexColumns.columnNames, aggregationMethod: p.indexColumns.aggregationMethod } : undefined;
+    entries.push({ resource: 'pivot', key: 'pivot', marker: pinned(suggested, config.pivot), suggested, desired: config.pivot });
+  }
+  if (config.rowDropping !== undefined) {
+    const s = (resources.rowDropping.additionalRowDroppingMethods ?? []).map((r) => ({ method: r.method, fields: r.methodConfig.fields }));
+    entries.push({ resource: 'rowDropping', key: 'additional', marker: s.length ? pinned(s, config.rowDropping) : '+', suggested: s.length ? s : undefined, desired: config.rowDropping });
+  }
+  const text = resources.text.textProcessingMethods ?? {};
+  for (const [field, rules] of Object.entries(config.text?.regexReplacement ?? {})) {
+    const s = text.regexReplacement?.[field];
+    entries.push({ resource: 'text', key: `regexReplacement.${field}`, marker: pinned(s, rules), suggested: s, desired: rules });
+  }
+  for (const [field, casing] of Object.entries(config.text?.casing ?? {})) {
+    const s = text.casing?.[field];
+    entries.push({ resource: 'text', key: `casing.${field}`, marker: pinned(s, casing), suggested: s, desired: casing });
+  }
+  return entries;
+}
+
+/** Entries that need review: unpinned suggestions under the bar. */
+export function needsReview(entries: DiffEntry[]): DiffEntry[] {
+  return entries.filter((e) => e.marker === '?');
+}
+
+/** Renders one value of a diff entry for people. */
+export function showValue(value: unknown): string {
+  if (value === null) return '(unmapped)';
+  if (value === undefined) return '(none)';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+/** The diff as text, one line per entry grouped by resource (`~ mapping  First: suggested x (0.62) -> y`). */
+export function formatDiff(entries: DiffEntry[], opts: { showAccepted?: boolean } = {}): string {
+  const lines: string[] = [];
+  let resource = '';
+  for (const e of entries) {
+    if (e.marker === ' ' && !opts.showAccepted) continue;
+    if (e.resource !== resource) { resource = e.resource; lines.push(`${resource}:`); }
+    const conf = e.confidence !== undefined ? ` (${e.confidence.toFixed(2)})` : '';
+    let text: string;
+    switch (e.marker) {
+      case '~': text = `suggested ${showValue(e.suggested)}${conf} -> ${showValue(e.desired)}`; break;
+      case '+': text = showValue(e.desired); break;
+      case '=': text = `${showValue(e.desired)}${conf}`; break;
+      case '?': text = `${showValue(e.suggested)}${conf} needs review`; break;
+      default: text = `${showValue(e.suggested)}${conf}`;
+    }
+    lines.push(`  ${e.marker} ${e.key}: ${text}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,50 @@
+// Shared helpers of the benchmarks: generated data, timed child processes, peak RSS.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BENCH_DIR = process.env.IMPORT_BENCH_DIR ?? join(tmpdir(), 'import-bench');
+export const RSS_HOOK = join(ROOT, 'test', 'bench', 'rss.mjs');
+
+/** Generates `rows` reference rows into BENCH_DIR once and returns the path. */
+export async function referenceFile(rows) {
+  mkdirSync(BENCH_DIR, { recursive: true });
+  const file = join(BENCH_DIR, `bench-${rows}.csv`);
+  if (!existsSync(file) || statSync(file).size === 0) {
+    await run(process.execPath, [join(ROOT, 'test', 'bench', 'generate.mjs'), String(rows), file]);
+  }
+  return file;
+}
+
+/** Runs a command; resolves with wall time (s), peak RSS (MiB, when the rss hook printed it), stdout, stderr. */
+export function run(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const m = /@@maxrss (\d+)/.exec(stderr);
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+      resolve({ seconds, rssMiB: m ? Number(m[1]) / 1024 : undefined, stdout, stderr });
+    });
+  });
+}
+
+/** Median of numbers. */
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Formats a figure line. */
+export function line(label, value) {
+  return `${label.padEnd(44)} ${value}`;
+}

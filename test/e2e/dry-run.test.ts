@@ -1,0 +1,194 @@
+import { mkdtemp, readFile, writeFile, cp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const examples = join(import.meta.dirname, '..', '..', 'examples');
+
+async function copyExample(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `import-e2e-${name}-`));
+  await cp(join(examples, name), dir, { recursive: true });
+  return dir;
+}
+
+describe('import dry-run on the bundled examples', () => {
+  it('writes the customers output beside the job file, exactly as the semantics say', async () => {
+    const dir = await copyExample('customers');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.stderr).toContain('Wrote');
+    expect(r.exitCode).toBe(0);
+    const out = await readFile(join(dir, 'job.out.csv'), 'utf8');
+    expect(out).toBe([
+      'id,full_name,email,amount,country,created_at,phone',
+      "1001,Mary-Jane O'Neil,mary@example.com,1234.5,US,2024-03-05T19:22:10,5551234567",
+      '1002,John Smith,john.smith@example.com,99.99,GB,2024-03-06T14:00:00,5559876543',
+      '1004,Li Wei,li.wei@example.com,0.15,CN,2024-03-08T05:00:00,',
+      '1005,Émile Zola,emile@example.fr,2000,FR,2024-03-11T04:30:00,0033123456789',
+      "1006,Sam O'Brien,sam@example.com,,US,2024-03-11T17:00:00,5552223333",
+      '',
+    ].join('\n'));
+  });
+
+  it('prints the start and run webhook bodies and the report with -o json', async () => {
+    const dir = await copyExample('customers');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, 'x.csv')]);
+    expect(r.exitCode).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.startWebhook.dataLength).toEqual({ 'customers.csv': 8 });
+    expect(body.startWebhook.missingRowIndices['customers.csv']['Customer ID']).toEqual([5]);
+    expect(body.runWebhook.dataTable[0]).toEqual(['id', 'full_name', 'email', 'amount', 'country', 'created_at', 'phone']);
+    expect(body.runWebhook.dataTable[1][0]).toBe(1001);
+    expect(body.runWebhook.dataTypes.amount).toBe('number');
+    expect(body.report.rowsIn).toBe(8);
+    expect(body.report.rowsOut).toBe(5);
+  });
+
+  it('pivots the store metrics, keeping the first of duplicates', async () => {
+    const dir = await copyExample('pivot');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe([
+      'store,month,revenue,visits',
+      'north,2024-01,1200,340',
+      'south,2024-01,980,290',
+      'north,2024-02,1310,',
+      'south,2024-02,1005,301',
+      '',
+    ].join('\n'));
+  });
+
+  it('selects the Orders sheet of the workbook and writes an xlsx', async () => {
+    const dir = await copyExample('workbook');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.runWebhook.dataTable).toEqual([
+      ['order_id', 'customer', 'quantity', 'unit_price', 'ordered_at', 'status'],
+      ['A-001', 'Ann Lee', 3, 9.5, '2024-03-05T14:22:10', 'shipped'],
+      ['A-002', 'Bob Ross', 1, 120, '2024-03-06T00:00:00', 'open'],
+      ['A-003', 'Cy Twombly', 1, 15.25, '2024-03-07T09:30:00', 'open'],
+      ['A-004', 'Dee', 12, 1.1, '2024-03-08T23:59:59', 'cancelled'],
+    ]);
+    expect(await readdir(dir)).toContain('job.out.xlsx');
+  });
+});
+
+describe('import dry-run on bad input', () => {
+  it('names the line of a row with the wrong number of cells and writes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-bad-'));
+    await writeFile(join(dir, 'in.csv'), 'a,b\n1,2\n3\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/in\.csv:3/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(await readdir(dir)).toEqual(['in.csv', 'job.yaml']);
+  });
+
+  it('pads short rows with --lenient and counts them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-lenient-'));
+    await writeFile(join(dir, 'in.csv'), 'a,b\n1,2\n3\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--lenient']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('padded or cut');
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('a,b\n1,2\n3,\n');
+  });
+
+  it('refuses a header-only input', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-header-'));
+    await writeFile(join(dir, 'in.csv'), 'a,b\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no data rows');
+    expect(await readdir(dir)).toEqual(['in.csv', 'job.yaml']);
+  });
+
+  it('reports a missing input file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-missing-'));
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./nope.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('nope.csv');
+  });
+
+  it('lists the sheets when the job selects one that does not exist', async () => {
+    const dir = await copyExample('workbook');
+    const job = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('config:\n', 'config:\n  sheet: Ordres\n');
+    await writeFile(join(dir, 'job.yaml'), job);
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Notes, Orders');
+  });
+
+  it('names a script that throws', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-script-'));
+    await writeFile(join(dir, 'in.csv'), 'a,b\n1,2\n');
+    await writeFile(join(dir, 'boom.mjs'), 'export default () => { throw new Error("kaboom"); };\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nscripts:\n  preColumnMapping: [boom]\nlocalScripts:\n  boom: ./boom.mjs\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('boom');
+    expect(r.stderr).toContain('kaboom');
+  });
+
+  it('runs a preColumnMapping script before the mapping', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-script-ok-'));
+    await writeFile(join(dir, 'in.csv'), 'First Name,AGE\nann,3\n');
+    await writeFile(join(dir, 'lower.mjs'), [
+      'export default ({ columns, rows }) => {',
+      '  const name = (c) => c.toLowerCase().replace(/ /g, "_");',
+      '  return { columns: columns.map(name), rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [name(k), v]))) };',
+      '};',
+    ].join('\n'));
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nscripts:\n  preColumnMapping: [lower]\nlocalScripts:\n  lower: ./lower.mjs\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('first_name,age\nann,3\n');
+  });
+});
+
+describe('import validate', () => {
+  it('says valid for every bundled example', async () => {
+    for (const name of ['customers', 'pivot', 'workbook']) {
+      const r = await runCli(['validate', join(examples, name, 'job.yaml')]);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('valid');
+    }
+  });
+
+  it('lists every problem with file:line:col and exits 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-validate-'));
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  mappings: {}\n  dataTypes:\n    amount: money\n');
+    const r = await runCli(['validate', join(dir, 'job.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/job\.yaml:5:3: .*mappings.*did you mean "mapping"/);
+    expect(r.stderr).toMatch(/job\.yaml:7:13: .*money/);
+  });
+});
+
+describe('import init', () => {
+  it('writes a skeleton that dry-runs, with suggestions and their confidence', async () => {
+    const dir = await copyExample('customers');
+    const r = await runCli(['init', join(dir, 'customers.csv'), '--schema', join(dir, 'schema.yaml'), '--write', join(dir, 'new.yaml')]);
+    expect(r.exitCode).toBe(0);
+    const text = await readFile(join(dir, 'new.yaml'), 'utf8');
+    expect(text).toContain('file: ./customers.csv');
+    expect(text).toMatch(/E-mail Address.*: email # suggested, confidence \d\.\d\d/);
+    expect(text).toContain('pipeline: pl_customers');
+    const d = await runCli(['validate', join(dir, 'new.yaml')]);
+    expect(d.exitCode).toBe(0);
+    const run = await runCli(['dry-run', join(dir, 'new.yaml')]);
+    expect(run.exitCode).toBe(0);
+  });
+
+  it('prints to stdout without --write', async () => {
+    const r = await runCli(['init', join(examples, 'pivot', 'metrics.csv')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('version: 1');
+    expect(r.stdout).toContain('metric: metric # suggested, confidence 1.00');
+  });
+});

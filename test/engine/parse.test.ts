@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import {
+  detectDayFirst, formatDate, isZeroPadded, looksLikeSlashDate, normalizeDate, parseDate, parseNumber, shiftDate, slashDateOrder,
+} from '../../src/engine/parse.js';
+
+describe('parseNumber', () => {
+  it('reads plain, signed, decimal and exponent numbers', () => {
+    expect(parseNumber('42')).toBe(42);
+    expect(parseNumber('-12.5')).toBe(-12.5);
+    expect(parseNumber('+3')).toBe(3);
+    expect(parseNumber('1e3')).toBe(1000);
+    expect(parseNumber('2.5E-2')).toBe(0.025);
+    expect(parseNumber('.5')).toBe(0.5);
+    expect(parseNumber('5.')).toBe(5);
+  });
+
+  it('trims surrounding whitespace', () => {
+    expect(parseNumber('  7 \t')).toBe(7);
+  });
+
+  it('reads thousands commas, so 1,234.50 becomes 1234.5', () => {
+    expect(parseNumber('1,234.50')).toBe(1234.5);
+    expect(String(parseNumber('1,234.50'))).toBe('1234.5');
+    expect(parseNumber('1,234,567')).toBe(1234567);
+  });
+
+  it('refuses commas that are not thousands groups', () => {
+    expect(parseNumber('1,5')).toBeUndefined();
+    expect(parseNumber('12,34,567')).toBeUndefined();
+    expect(parseNumber(',123')).toBeUndefined();
+    expect(parseNumber('1234,567')).toBeUndefined();
+  });
+
+  it('reads a leading currency sign, also after or before a minus sign', () => {
+    expect(parseNumber('$5')).toBe(5);
+    expect(parseNumber('€1,200.00')).toBe(1200);
+    expect(parseNumber('£3.5')).toBe(3.5);
+    expect(parseNumber('¥100')).toBe(100);
+    expect(parseNumber('-$5')).toBe(-5);
+    expect(parseNumber('$-5')).toBe(-5);
+  });
+
+  it('divides a trailing percent by 100 without floating-point noise', () => {
+    expect(parseNumber('12.5%')).toBe(0.125);
+    expect(parseNumber('1.1%')).toBe(0.011);
+    expect(parseNumber('7%')).toBe(0.07);
+    expect(parseNumber('1e2%')).toBe(1);
+  });
+
+  it('reads parentheses as a negative number', () => {
+    expect(parseNumber('(12)')).toBe(-12);
+    expect(parseNumber('($1,000.50)')).toBe(-1000.5);
+  });
+
+  it('refuses text that is not a number', () => {
+    for (const text of ['', '   ', 'abc', '12abc', '1 000', '0x10', 'Infinity', 'NaN', '1e', '$', '-', '.', '(12', '(-12)', '--1', '1e400', '5 %', '12$']) {
+      expect(parseNumber(text), text).toBeUndefined();
+    }
+  });
+
+  it('returns 0 rather than -0', () => {
+    expect(Object.is(parseNumber('-0'), 0)).toBe(true);
+  });
+});
+
+describe('isZeroPadded', () => {
+  it('marks codes with leading zeros but not zero itself or decimals', () => {
+    expect(isZeroPadded('00123')).toBe(true);
+    expect(isZeroPadded('-007')).toBe(true);
+    expect(isZeroPadded('0')).toBe(false);
+    expect(isZeroPadded('0.5')).toBe(false);
+    expect(isZeroPadded('123')).toBe(false);
+  });
+});
+
+describe('parseDate', () => {
+  const text = (value: string, dayFirst = false) => {
+    const parts = parseDate(value, dayFirst);
+    return parts ? formatDate(parts) : undefined;
+  };
+
+  it('reads ISO dates and date-times, dropping fractions', () => {
+    expect(text('2024-03-05')).toBe('2024-03-05T00:00:00');
+    expect(text('2024-03-05T14:22')).toBe('2024-03-05T14:22:00');
+    expect(text('2024-03-05 14:22:10')).toBe('2024-03-05T14:22:10');
+    expect(text('2024-03-05T14:22:10.123456')).toBe('2024-03-05T14:22:10');
+  });
+
+  it('reads explicit offsets and Z', () => {
+    expect(parseDate('2024-03-05T14:22:10Z')?.offsetMinutes).toBe(0);
+    expect(parseDate('2024-03-05T14:22:10+05:30')?.offsetMinutes).toBe(330);
+    expect(parseDate('2024-03-05T14:22:10-0800')?.offsetMinutes).toBe(-480);
+    expect(parseDate('2024-03-05T14:22-02')?.offsetMinutes).toBe(-120);
+    expect(parseDate('2024-03-05T14:22:10')?.offsetMinutes).toBeNull();
+  });
+
+  it('reads YYYY/MM/DD', () => {
+    expect(text('2024/03/05')).toBe('2024-03-05T00:00:00');
+    expect(text('2024/3/5 9:05')).toBe('2024-03-05T09:05:00');
+  });
+
+  it('reads slash dates month-first or day-first as told, with an optional time', () => {
+    expect(text('03/05/2024')).toBe('2024-03-05T00:00:00');
+    expect(text('03/05/2024', true)).toBe('2024-05-03T00:00:00');
+    expect(text('3/5/2024 14:22')).toBe('2024-03-05T14:22:00');
+    expect(text('25/12/2024 08:15:30', true)).toBe('2024-12-25T08:15:30');
+  });
+
+  it('refuses dates the calendar does not have', () => {
+    expect(parseDate('2024-02-30')).toBeUndefined();
+    expect(parseDate('2023-02-29')).toBeUndefined();
+    expect(text('2024-02-29')).toBe('2024-02-29T00:00:00');
+    expect(parseDate('2024-13-01')).toBeUndefined();
+    expect(parseDate('25/12/2024')).toBeUndefined();
+    expect(parseDate('2024-03-05T24:00')).toBeUndefined();
+  });
+
+  it('refuses text that is not a supported date', () => {
+    for (const value of ['', 'yesterday', '2024', '2024-03', '05-03-2024', '5/3/24', '2024-03-05T', '2024-03-05T14', '2024-03-05 14:22 foo', '20240305']) {
+      expect(parseDate(value), value).toBeUndefined();
+    }
+  });
+});
+
+describe('slash date order', () => {
+  it('tells day-first, month-first and ambiguous values apart', () => {
+    expect(slashDateOrder('25/03/2024')).toBe('dayFirst');
+    expect(slashDateOrder('03/25/2024')).toBe('monthFirst');
+    expect(slashDateOrder('03/04/2024 10:00')).toBe('ambiguous');
+    expect(slashDateOrder('2024/03/04')).toBeUndefined();
+    expect(looksLikeSlashDate('1/2/2024')).toBe(true);
+    expect(looksLikeSlashDate('2024-01-02')).toBe(false);
+  });
+
+  it('detects day-first from the first value that proves an order, else month-first', () => {
+    expect(detectDayFirst(['01/02/2024', null, '25/02/2024'])).toBe(true);
+    expect(detectDayFirst(['01/02/2024', '02/25/2024', '25/02/2024'])).toBe(false);
+    expect(detectDayFirst(['01/02/2024', '03/04/2024'])).toBe(false);
+  });
+});
+
+describe('normalizeDate and shiftDate', () => {
+  it('keeps the wall time of an offset value when no zone is given', () => {
+    expect(normalizeDate('2024-03-05T14:22:10+02:00', false)).toBe('2024-03-05T14:22:10');
+  });
+
+  it('moves an offset value into the given zone', () => {
+    expect(normalizeDate('2024-03-05T14:22:10+02:00', false, 0)).toBe('2024-03-05T12:22:10');
+    expect(normalizeDate('2024-03-05T01:00:00Z', false, -300)).toBe('2024-03-04T20:00:00');
+  });
+
+  it('shifts across month and year ends, by fractional hours too', () => {
+    const parts = parseDate('2023-12-31T23:30:00')!;
+    expect(formatDate(shiftDate(parts, 60))).toBe('2024-01-01T00:30:00');
+    expect(formatDate(shiftDate(parts, 5.5 * 60))).toBe('2024-01-01T05:00:00');
+  });
+
+  it('agrees with Date arithmetic over leap days and centuries', () => {
+    const starts = ['1900-02-28T23:00:00', '2000-02-28T22:15:00', '2024-02-29T00:30:00', '2023-03-01T00:00:00', '1999-12-31T12:00:00'];
+    for (const start of starts) {
+      for (const minutes of [-1440 * 400, -90, -30, 45, 5.5 * 60, 1440 * 366, 1440 * 36525]) {
+        const expected = new Date(Date.parse(`${start}Z`) + minutes * 60_000).toISOString().slice(0, 19);
+        expect(formatDate(shiftDate(parseDate(start)!, minutes)), `${start} ${minutes}`).toBe(expected);
+      }
+    }
+  });
+});

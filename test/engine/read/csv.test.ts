@@ -1,0 +1,264 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { openInput } from '../../../src/engine/read/index.js';
+import { BATCH_SIZE, emptyReport, type OpenOptions, type Row } from '../../../src/engine/types.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'import-read-csv-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+/** Writes `content` to a new file in the temp dir and returns its path. */
+async function file(content: string | Buffer, name = `data-${++counter}.csv`): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+/** Reads a whole file: its columns, rows and data-row numbers. */
+async function readAll(path: string, opts: OpenOptions = {}): Promise<{ columns: string[]; rows: Row[]; rowNumbers: number[] }> {
+  const source = await openInput({ file: path });
+  const table = await source.open(opts);
+  const rows: Row[] = [];
+  const rowNumbers: number[] = [];
+  for await (const batch of table.batches) {
+    rows.push(...batch.rows);
+    rowNumbers.push(...batch.rowNumbers);
+  }
+  return { columns: table.columns, rows, rowNumbers };
+}
+
+/** The UsageError a read throws. */
+async function readError(path: string, opts: OpenOptions = {}): Promise<UsageError> {
+  const error = await readAll(path, opts).then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}
+
+describe('CSV reader', () => {
+  it('describes the file: kind, base name, size and no sheets', async () => {
+    const path = await file('a,b\n1,2\n', 'people.csv');
+    const source = await openInput({ file: path });
+    expect(source).toMatchObject({ kind: 'csv', name: 'people.csv', size: 8 });
+    expect(await source.sheets()).toBeNull();
+  });
+
+  it('reads a small fixture file', async () => {
+    const { columns, rows, rowNumbers } = await readAll(join('test', 'fixtures', 'read', 'customers.csv'));
+    expect(columns).toEqual(['id', 'name', 'email']);
+    expect(rows).toEqual([['1', 'Ada', 'ada@example.com'], ['2', 'Lovelace, Ada', null]]);
+    expect(rowNumbers).toEqual([1, 2]);
+  });
+
+  it('detects a comma delimiter', async () => {
+    const { columns, rows } = await readAll(await file('a,b;c,d\n1,2;3,4\n'));
+    expect(columns).toEqual(['a', 'b;c', 'd']);
+    expect(rows).toEqual([['1', '2;3', '4']]);
+  });
+
+  it('detects a semicolon delimiter', async () => {
+    const { columns, rows } = await readAll(await file('a;b;c\n1,5;2;3\n'));
+    expect(columns).toEqual(['a', 'b', 'c']);
+    expect(rows).toEqual([['1,5', '2', '3']]);
+  });
+
+  it('detects a tab delimiter in a .csv file', async () => {
+    const { columns, rows } = await readAll(await file('a\tb\tc\n1\t2,5\t3\n'));
+    expect(columns).toEqual(['a', 'b', 'c']);
+    expect(rows).toEqual([['1', '2,5', '3']]);
+  });
+
+  it('detects a pipe delimiter', async () => {
+    const { columns, rows } = await readAll(await file('a|b|c\n1|2|3\n'));
+    expect(columns).toEqual(['a', 'b', 'c']);
+    expect(rows).toEqual([['1', '2', '3']]);
+  });
+
+  it('ignores delimiters inside quoted header cells when detecting', async () => {
+    const { columns } = await readAll(await file('"a,b,c";d;e\n1;2;3\n'));
+    expect(columns).toEqual(['a,b,c', 'd', 'e']);
+  });
+
+  it('always uses tabs for a .tsv file', async () => {
+    const { columns, rows } = await readAll(await file('a,b\tc\n1,2\t3\n', 'data.tsv'));
+    expect(columns).toEqual(['a,b', 'c']);
+    expect(rows).toEqual([['1,2', '3']]);
+    const fixture = await readAll(join('test', 'fixtures', 'read', 'customers.tsv'));
+    expect(fixture.rows).toEqual([['1', 'Ada', 'London'], ['2', 'Alan', null]]);
+  });
+
+  it('drops a UTF-8 byte-order mark', async () => {
+    const { columns } = await readAll(await file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,city\nZoë,Köln\n')])));
+    expect(columns).toEqual(['name', 'city']);
+  });
+
+  it('decodes UTF-16 LE with a byte-order mark', async () => {
+    const text = 'name,city\nZoë,Köln\n';
+    const { columns, rows } = await readAll(await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])));
+    expect(columns).toEqual(['name', 'city']);
+    expect(rows).toEqual([['Zoë', 'Köln']]);
+  });
+
+  it('decodes UTF-16 BE with a byte-order mark', async () => {
+    const text = 'name,city\nZoë,Köln\n';
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    const { columns, rows } = await readAll(await file(Buffer.concat([Buffer.from([0xfe, 0xff]), be])));
+    expect(columns).toEqual(['name', 'city']);
+    expect(rows).toEqual([['Zoë', 'Köln']]);
+  });
+
+  it('reads quoted fields holding commas, line breaks and doubled quotes', async () => {
+    const { rows, rowNumbers } = await readAll(await file('a,b,c\n"x, y","line 1\nline 2","say ""hi"""\n"",plain,"crlf\r\ninside"\n'));
+    expect(rows).toEqual([['x, y', 'line 1\nline 2', 'say "hi"'], [null, 'plain', 'crlf\r\ninside']]);
+    expect(rowNumbers).toEqual([1, 2]);
+  });
+
+  it('reads CRLF, LF and CR line endings', async () => {
+    expect((await readAll(await file('a,b\r\n1,2\r\n3,\r\n'))).rows).toEqual([['1', '2'], ['3', null]]);
+    expect((await readAll(await file('a,b\r1,2\r3,4'))).rows).toEqual([['1', '2'], ['3', '4']]);
+    expect((await readAll(await file('a,"b"\r\n"1","2"\r\n'))).rows).toEqual([['1', '2']]);
+  });
+
+  it('keeps values unchanged and makes missing ones null', async () => {
+    const { rows } = await readAll(await file('a,b,c\n  padded  ,   ,\t\n'));
+    expect(rows).toEqual([['  padded  ', null, null]]);
+  });
+
+  it('names an empty header cell column_<n> by its 1-based position', async () => {
+    const { columns } = await readAll(await file('id,,name,\n1,2,3,4\n'));
+    expect(columns).toEqual(['id', 'column_2', 'name', 'column_4']);
+  });
+
+  it('suffixes repeated headers with _2, _3', async () => {
+    const { columns } = await readAll(await file('name,name,id,name\n1,2,3,4\n'));
+    expect(columns).toEqual(['name', 'name_2', 'id', 'name_3']);
+  });
+
+  it('skips a suffix that is already a column name', async () => {
+    const { columns } = await readAll(await file('a,a,a_2\n1,2,3\n'));
+    expect(columns).toEqual(['a', 'a_3', 'a_2']);
+  });
+
+  it('fails on a row with the wrong number of cells, naming the file and line', async () => {
+    const path = await file('a,b,c,d,e\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4\n');
+    const error = await readError(path);
+    expect(error.message).toBe(`${path}:7: row has 4 cells but the header has 5; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
+  it('counts physical lines after a quoted multi-line field and blank lines', async () => {
+    const path = await file('a,b\n"one\ntwo\nthree",x\n\n1,2\n1,2,3\n');
+    const error = await readError(path);
+    expect(error.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:7: row has 3 cells but the header has 2;`));
+  });
+
+  it('names the right line far into a large file', async () => {
+    const lines = ['a,b'];
+    for (let i = 0; i < 50_000; i++) lines.push(i % 1000 === 0 ? `"multi\nline ${i}",${i}` : `${i},"x, ${i}"`);
+    lines.push('1,2,3');
+    const path = await file(lines.join('\n') + '\n');
+    const error = await readError(path);
+    // 1 header line + 50,000 records, 50 of which span two lines.
+    expect(error.message).toContain(`:${1 + 50_000 + 50 + 1}: row has 3 cells`);
+  });
+
+  it('pads short rows and cuts long ones under lenient, counting them', async () => {
+    const report = emptyReport();
+    const { rows } = await readAll(await file('a,b,c\n1\n1,2,3\n1,2,3,4,5\n'), { lenient: true, report });
+    expect(rows).toEqual([['1', null, null], ['1', '2', '3'], ['1', '2', '3']]);
+    expect(report.rowsRepaired).toBe(2);
+  });
+
+  it('fails on an empty file', async () => {
+    const path = await file('');
+    expect((await readError(path)).message).toBe(`${path} is empty; give a file whose first line is a header row.`);
+    expect((await readError(await file('\n\r\n\n'))).message).toContain('is empty');
+  });
+
+  it('reads a header-only file as zero rows', async () => {
+    expect(await readAll(await file('a,b,c\n'))).toEqual({ columns: ['a', 'b', 'c'], rows: [], rowNumbers: [] });
+    expect(await readAll(await file('a,b,c'))).toEqual({ columns: ['a', 'b', 'c'], rows: [], rowNumbers: [] });
+  });
+
+  it('skips completely blank lines, including the trailing newline', async () => {
+    const { rows, rowNumbers } = await readAll(await file('\na,b\n1,2\n\n\r\n3,4\n\n'));
+    expect(rows).toEqual([['1', '2'], ['3', '4']]);
+    expect(rowNumbers).toEqual([1, 2]);
+  });
+
+  it('fails on bytes that are not UTF-8, naming the line', async () => {
+    const path = await file(Buffer.concat([Buffer.from('a,b\n1,2\n3,'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('\n')]));
+    const error = await readError(path);
+    expect(error.message).toBe(`${path}: line 3 is not valid UTF-8 text; save the file as UTF-8 and retry.`);
+  });
+
+  it('fails on a missing file with the path and the OS reason', async () => {
+    const path = join(dir, 'nope.csv');
+    const error = await openInput({ file: path }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(`Cannot read ${path}: no such file or directory; check the path and its permissions, then retry.`);
+  });
+
+  it('fails on a quoted field that is never closed, naming the line it starts on', async () => {
+    const path = await file('a,b\n1,2\n3,"open\n4,5\n');
+    expect((await readError(path)).message).toMatch(/:3: a quoted field is never closed;/);
+  });
+
+  it('fails on text after a closing quote, naming the line', async () => {
+    const path = await file('a,b\n1,2\n"Smith" Jr,5\n6,7\n');
+    expect((await readError(path)).message).toMatch(/:3: a quoted field has text after its closing quote;/);
+  });
+
+  it('hands rows out in batches with 1-based data-row numbers', async () => {
+    const lines = ['n,sq'];
+    for (let i = 1; i <= BATCH_SIZE + 10; i++) lines.push(`${i},${i * i}`);
+    const table = await (await openInput({ file: await file(lines.join('\n')) })).open();
+    const sizes: number[] = [];
+    let last: number[] = [];
+    for await (const batch of table.batches) {
+      sizes.push(batch.rows.length);
+      last = batch.rowNumbers;
+    }
+    expect(sizes).toEqual([BATCH_SIZE, 10]);
+    expect(last[9]).toBe(BATCH_SIZE + 10);
+  });
+
+  it('reads fields that span the parser\'s internal slices', async () => {
+    const long = 'x'.repeat(100_000);
+    const quoted = `"${'y,"" '.repeat(20_000)}\n"`;
+    const { rows } = await readAll(await file(`a,b\n${long},${quoted}\n1,2\n`));
+    expect(rows[0][0]).toBe(long);
+    expect(rows[0][1]).toBe(`${'y," '.repeat(20_000)}\n`);
+    expect(rows[1]).toEqual(['1', '2']);
+  });
+
+  it('reads a multi-megabyte file whose records, characters and CRLFs cross read boundaries', async () => {
+    const expected: Row[] = [];
+    const lines = ['id,text,note'];
+    for (let i = 0; i < 60_000; i++) {
+      const text = `Zoë ${'é'.repeat(i % 7)} 😀 ${i}`;
+      const note = i % 3 === 0 ? `line\r\nbreak, "${i}"` : `n${i}`;
+      expected.push([String(i), text, note]);
+      lines.push(`${i},${text},"${note.replace(/"/g, '""')}"`);
+    }
+    const content = lines.join('\r\n') + '\r\n';
+    expect(Buffer.byteLength(content)).toBeGreaterThan(2 * 1024 * 1024);
+    expect((await readAll(await file(content))).rows).toEqual(expected);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(content, 'utf16le')]);
+    expect((await readAll(await file(utf16))).rows).toEqual(expected);
+  });
+
+  it('reports progress in bytes as the file streams', async () => {
+    const path = await file('a,b\n1,2\n3,4\n');
+    const seen: number[] = [];
+    await readAll(path, { onProgress: (n) => seen.push(n) });
+    expect(seen.at(-1)).toBe(12);
+  });
+});

@@ -1,0 +1,104 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { openInput } from '../../../src/engine/read/index.js';
+import type { InputSource, Row } from '../../../src/engine/types.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'import-read-json-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function readAll(source: InputSource): Promise<{ columns: string[]; rows: Row[]; rowNumbers: number[] }> {
+  const table = await source.open();
+  const rows: Row[] = [];
+  const rowNumbers: number[] = [];
+  for await (const batch of table.batches) {
+    rows.push(...batch.rows);
+    rowNumbers.push(...batch.rowNumbers);
+  }
+  return { columns: table.columns, rows, rowNumbers };
+}
+
+async function failure(run: () => Promise<unknown>): Promise<UsageError> {
+  const error = await run().then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}
+
+describe('JSON reader', () => {
+  it('reads inline rows as `jsonData`', async () => {
+    const source = await openInput({ rows: [{ a: 1 }] });
+    expect(source).toMatchObject({ name: 'jsonData', kind: 'json', size: 0 });
+    expect(await source.sheets()).toBeNull();
+    expect(await readAll(source)).toEqual({ columns: ['a'], rows: [['1']], rowNumbers: [1] });
+  });
+
+  it('takes the union of keys, in first-seen order, as columns', async () => {
+    const source = await openInput({ rows: [{ b: 'x', a: 'y' }, { c: 'z', a: 'w' }, { d: null }] });
+    expect(await readAll(source)).toEqual({
+      columns: ['b', 'a', 'c', 'd'],
+      rows: [['x', 'y', null, null], [null, 'w', 'z', null], [null, null, null, null]],
+      rowNumbers: [1, 2, 3],
+    });
+  });
+
+  it('turns values into text: numbers, booleans, objects as JSON; missing as null', async () => {
+    const source = await openInput({ rows: [{ s: ' keep ', n: 1234.5, t: true, f: false, o: { k: [1, 'x'] }, z: null, blank: '  ' }] });
+    expect((await readAll(source)).rows).toEqual([[' keep ', '1234.5', 'true', 'false', '{"k":[1,"x"]}', null, null]]);
+  });
+
+  it('reads a file holding an array of objects', async () => {
+    const source = await openInput({ file: join('test', 'fixtures', 'read', 'rows.json') });
+    expect(source).toMatchObject({ name: 'rows.json', kind: 'json' });
+    expect(await readAll(source)).toEqual({
+      columns: ['id', 'name', 'email', 'tags'],
+      rows: [['1', 'Ada', null, null], ['2', null, 'alan@example.com', '["x"]']],
+      rowNumbers: [1, 2],
+    });
+  });
+
+  it('fails when the file holds something other than an array', async () => {
+    const path = await file('object.json', '{"rows": []}');
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path} holds an object, not an array of objects; give rows as [{"column": "value"}, ...].`);
+  });
+
+  it('fails on the first element that is not an object, naming its index', async () => {
+    const path = await file('mixed.json', '[{"a": 1}, {"a": 2}, {"a": 3}, "four", 5]');
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path}: element 3 (0-based) is a string, not an object; give every row as {"column": "value"}.`);
+    const inline = await failure(() => openInput({ rows: [{ a: 1 }, [1, 2]] as unknown as Record<string, unknown>[] }));
+    expect(inline.message).toBe('jsonData: element 1 (0-based) is an array, not an object; give every row as {"column": "value"}.');
+  });
+
+  it('fails on invalid JSON with the position as line:col', async () => {
+    const path = await file('broken.json', '[\n  {"a": 1},\n  {"b" 2}\n]\n');
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path}:3:8: invalid JSON (Expected ':' after property name); fix the file so it holds an array of row objects.`);
+  });
+
+  it('locates an unexpected token that the parser reports without a position', async () => {
+    const path = await file('token.json', '[\n  {"a": 1},\n  {"b": }\n]');
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')}:3:9: invalid JSON \\(Unexpected token '}'\\);`));
+  });
+
+  it('is recognised by content when the extension says nothing', async () => {
+    const path = await file('rows.data', '\uFEFF  [{"a": "x"}]');
+    const source = await openInput({ file: path });
+    expect(source.kind).toBe('json');
+    expect((await readAll(source)).rows).toEqual([['x']]);
+  });
+});

@@ -1,0 +1,154 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { openInput } from '../../../src/engine/read/index.js';
+import { emptyReport, type OpenOptions, type Row } from '../../../src/engine/types.js';
+
+let dir: string;
+let book: string;
+
+/** A workbook with a notes sheet, a sales sheet (header on row 2, typed cells) and an empty sheet. */
+async function writeBook(path: string): Promise<void> {
+  const wb = new ExcelJS.Workbook();
+  const notes = wb.addWorksheet('Notes');
+  notes.addRow(['just', 'notes']);
+  notes.addRow(['more']);
+
+  const sales = wb.addWorksheet('Sales');
+  sales.addRow([]);
+  sales.addRow(['id', 'when', '', 'amount', 'id', 'paid', 'label', 'double', 'site', 'due']);
+  sales.addRow([
+    1,
+    new Date(Date.UTC(2024, 2, 5, 14, 22, 10)),
+    null,
+    1234.5,
+    'A-1',
+    true,
+    { richText: [{ text: 'Hel' }, { font: { bold: true }, text: 'lo' }] },
+    { formula: 'A3*2', result: 2 },
+    { text: 'Example', hyperlink: 'https://example.com' },
+    { formula: 'B3+1', result: new Date(Date.UTC(2024, 2, 6)) },
+  ]);
+  sales.getCell('J3').numFmt = 'yyyy-mm-dd';
+  sales.addRow([]);
+  sales.addRow([2, null, null, 0.1, '  ', false, 'plain', { formula: 'A5*2', result: 4 }, null, null]);
+  sales.addRow([3, new Date(Date.UTC(2023, 11, 31)), null, -12345678.25, 'B-3']);
+
+  wb.addWorksheet('Empty');
+  await wb.xlsx.writeFile(path);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'import-read-xlsx-'));
+  book = join(dir, 'book.xlsx');
+  await writeBook(book);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function readAll(path: string, opts: OpenOptions): Promise<{ columns: string[]; rows: Row[]; rowNumbers: number[] }> {
+  const table = await (await openInput({ file: path })).open(opts);
+  const rows: Row[] = [];
+  const rowNumbers: number[] = [];
+  for await (const batch of table.batches) {
+    rows.push(...batch.rows);
+    rowNumbers.push(...batch.rowNumbers);
+  }
+  return { columns: table.columns, rows, rowNumbers };
+}
+
+async function failure(run: () => Promise<unknown>): Promise<UsageError> {
+  const error = await run().then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}
+
+describe('XLSX reader', () => {
+  it('is recognised by extension and describes the file', async () => {
+    const source = await openInput({ file: book });
+    expect(source).toMatchObject({ kind: 'xlsx', name: 'book.xlsx' });
+    expect(source.size).toBeGreaterThan(0);
+  });
+
+  it('is recognised by its ZIP signature whatever the extension', async () => {
+    const path = join(dir, 'export.csv');
+    await writeFile(path, await readFile(book));
+    expect((await openInput({ file: path })).kind).toBe('xlsx');
+  });
+
+  it('lists every sheet with its header and data-row count', async () => {
+    const sheets = await (await openInput({ file: book })).sheets();
+    expect(sheets).toEqual([
+      { name: 'Notes', columns: ['just', 'notes'], rowCount: 1 },
+      { name: 'Sales', columns: ['id', 'when', 'column_3', 'amount', 'id_2', 'paid', 'label', 'double', 'site', 'due'], rowCount: 3 },
+      { name: 'Empty', columns: [], rowCount: 0 },
+    ]);
+  });
+
+  it('reads the selected sheet from its first non-empty row, skipping empty rows', async () => {
+    const { columns, rows, rowNumbers } = await readAll(book, { sheet: 'Sales' });
+    expect(columns).toEqual(['id', 'when', 'column_3', 'amount', 'id_2', 'paid', 'label', 'double', 'site', 'due']);
+    expect(rows).toHaveLength(3);
+    expect(rowNumbers).toEqual([1, 2, 3]);
+  });
+
+  it('turns numbers, dates, booleans, rich text, formulas and hyperlinks into text', async () => {
+    const { rows } = await readAll(book, { sheet: 'Sales' });
+    expect(rows[0]).toEqual(['1', '2024-03-05T14:22:10', null, '1234.5', 'A-1', 'true', 'Hello', '2', 'Example', '2024-03-06T00:00:00']);
+  });
+
+  it('makes empty and blank cells null and pads short rows', async () => {
+    const { rows } = await readAll(book, { sheet: 'Sales' });
+    expect(rows[1]).toEqual(['2', null, null, '0.1', null, 'false', 'plain', '4', null, null]);
+    expect(rows[2]).toEqual(['3', '2023-12-31T00:00:00', null, '-12345678.25', 'B-3', null, null, null, null, null]);
+  });
+
+  it('reads the only sheet of a one-sheet workbook without being told which', async () => {
+    const path = join(dir, 'single.xlsx');
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Only').addRows([['a', 'b'], [1, 2]]);
+    await wb.xlsx.writeFile(path);
+    expect((await readAll(path, {})).rows).toEqual([['1', '2']]);
+  });
+
+  it('fails on a sheet that does not exist, listing the sheets', async () => {
+    const error = await failure(() => readAll(book, { sheet: 'Missing' }));
+    expect(error.message).toBe(`${book} has no sheet named "Missing"; choose one of: "Notes", "Sales", "Empty".`);
+  });
+
+  it('fails on an empty sheet', async () => {
+    const error = await failure(() => readAll(book, { sheet: 'Empty' }));
+    expect(error.message).toContain('sheet "Empty" is empty');
+  });
+
+  it('fails on a value right of the header unless lenient, which cuts and counts it', async () => {
+    const path = join(dir, 'wide.xlsx');
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('S').addRows([['a', 'b'], [1, 2], [3, 4, 'stray']]);
+    await wb.xlsx.writeFile(path);
+    const error = await failure(() => readAll(path, { sheet: 'S' }));
+    expect(error.message).toBe(`${path}, sheet "S", row 3: row has a value in column 3 but the header has 2 columns; add a header for it or pass --lenient to cut such rows.`);
+    const report = emptyReport();
+    expect((await readAll(path, { sheet: 'S', lenient: true, report })).rows).toEqual([['1', '2'], ['3', '4']]);
+    expect(report.rowsRepaired).toBe(1);
+  });
+
+  it('fails on a file that is not a ZIP archive', async () => {
+    const path = join(dir, 'fake.xlsx');
+    await writeFile(path, 'id,name\n1,Ada\n');
+    const error = await failure(async () => (await openInput({ file: path })).sheets());
+    expect(error.message).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')} is not a readable XLSX workbook \\(.+\\); open it in Excel, save it again as \\.xlsx, and retry\\.$`));
+  });
+
+  it('fails on a truncated workbook', async () => {
+    const path = join(dir, 'truncated.xlsx');
+    const bytes = await readFile(book);
+    await writeFile(path, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const error = await failure(() => readAll(path, { sheet: 'Sales' }));
+    expect(error.message).toContain('is not a readable XLSX workbook');
+  });
+});

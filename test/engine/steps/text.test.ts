@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { capitalize, swapCase, text, titleCase } from '../../../src/engine/steps/text.js';
+import type { TextProcessingConfig } from '../../../src/contract/index.js';
+import type { Row } from '../../../src/engine/types.js';
+import { expectRows, makeConfig, makeContext, makeTable } from '../../support/rows.js';
+
+function run(rows: Row[], config: TextProcessingConfig) {
+  const engineConfig = makeConfig({ text: config });
+  const ctx = makeContext();
+  text.check!(engineConfig, ['name'], ctx);
+  return { out: text.apply(makeTable(['name'], rows, { freeze: true }), engineConfig, ctx), ctx };
+}
+
+describe('text step', () => {
+  it('applies every regular-expression replacement globally, in key order, with $1 references', async () => {
+    const { out } = run([['(555) 123-4567'], ['abc']], { regexReplacement: { name: { '[()\\s-]': '', '^(\\d{3})(\\d{3})': '$1.$2.' } } });
+    await expectRows(out, [{ name: '555.123.4567' }, { name: 'abc' }]);
+  });
+
+  it('applies casing after the replacements', async () => {
+    const { out } = run([['  mary  ']], { regexReplacement: { name: { '^\\s+|\\s+$': '' } }, casing: { name: 'upper' } });
+    await expectRows(out, [{ name: 'MARY' }]);
+  });
+
+  it('title-cases as Python does: mary-jane o\'NEIL becomes Mary-Jane O\'Neil', async () => {
+    const { out } = run([["mary-jane o'NEIL"], ['élan VITAL 2nd']], { casing: { name: 'title' } });
+    await expectRows(out, [{ name: "Mary-Jane O'Neil" }, { name: 'Élan Vital 2Nd' }]);
+  });
+
+  it('upper-cases, lower-cases, swaps and capitalizes', async () => {
+    await expectRows(run([['Hello World']], { casing: { name: 'upper' } }).out, [{ name: 'HELLO WORLD' }]);
+    await expectRows(run([['Hello World']], { casing: { name: 'lower' } }).out, [{ name: 'hello world' }]);
+    await expectRows(run([['Hello World']], { casing: { name: 'swap' } }).out, [{ name: 'hELLO wORLD' }]);
+    await expectRows(run([['hELLO wORLD']], { casing: { name: 'capitalize' } }).out, [{ name: 'Hello world' }]);
+  });
+
+  it('accepts casing values in any case', async () => {
+    await expectRows(run([['ab']], { casing: { name: 'UPPER' as never } }).out, [{ name: 'AB' }]);
+  });
+
+  it('makes a value that becomes empty missing', async () => {
+    const { out } = run([['N/A'], ['x']], { regexReplacement: { name: { '^N/A$': '' } }, casing: { name: 'upper' } });
+    await expectRows(out, [{ name: null }, { name: 'X' }]);
+  });
+
+  it('counts changed cells per rule', async () => {
+    const { out, ctx } = run([['a-b'], ['cd'], ['E-F']], { regexReplacement: { name: { '-': ' ' } }, casing: { name: 'lower' } });
+    await expectRows(out, [{ name: 'a b' }, { name: 'cd' }, { name: 'e f' }]);
+    expect(ctx.report.textChanges).toEqual([
+      { rule: 'regex -', field: 'name', count: 2 },
+      { rule: 'casing lower', field: 'name', count: 1 },
+    ]);
+  });
+
+  it('leaves number values alone', async () => {
+    const config = makeConfig({ text: { regexReplacement: { n: { '1': '2' } } } });
+    await expectRows(text.apply(makeTable(['n'], [[1], ['1']], { types: ['number'] }), config, makeContext()), [{ n: 1 }, { n: '2' }]);
+  });
+
+  it('refuses an invalid pattern, naming the field and the pattern', () => {
+    const config = makeConfig({ text: { regexReplacement: { name: { '([a-z': '' } } } });
+    expect(() => text.check!(config, ['name'], makeContext())).toThrow(UsageError);
+    expect(() => text.check!(config, ['name'], makeContext())).toThrow(/Regular expression "\(\[a-z" for field "name" is invalid/);
+  });
+
+  it('refuses an unknown casing', () => {
+    const config = makeConfig({ text: { casing: { name: 'sentence' as never } } });
+    expect(() => text.check!(config, ['name'], makeContext())).toThrow('Casing "sentence" for field "name" is not one of upper, lower, title, swap, capitalize.');
+  });
+});
+
+describe('casing functions', () => {
+  it('follow Python str.title, swapcase and capitalize', () => {
+    expect(titleCase("they're bill's friends from the UK")).toBe("They'Re Bill'S Friends From The Uk");
+    expect(swapCase('ÄbC')).toBe('äBc');
+    expect(capitalize('')).toBe('');
+    expect(capitalize('ÉCOLE')).toBe('École');
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { types } from '../../../src/engine/steps/types.js';
+import type { EngineConfig } from '../../../src/engine/types.js';
+import { collectRows, expectRows, makeConfig, makeContext, makeTable, type TableOptions } from '../../support/rows.js';
+
+function run(column: string, values: (string | null)[], extra: Partial<EngineConfig>, options: TableOptions = {}) {
+  const ctx = makeContext();
+  const config = makeConfig(extra);
+  types.check!(config, [column], ctx);
+  const out = types.apply(makeTable([column], values.map((v) => [v]), options), config, ctx);
+  return { out, ctx };
+}
+
+describe('types step', () => {
+  it('turns number text into numbers, so 1,234.50 becomes 1234.5', async () => {
+    const { out } = run('amount', ['1,234.50', '-12.5', '1e3', '$5', '-$5', '12.5%', '(12)', ' 7 '], { dataTypes: { amount: 'number' } });
+    const { rows, types: outTypes } = await collectRows(out);
+    expect(rows.map((r) => r.amount)).toEqual([1234.5, -12.5, 1000, 5, -5, 0.125, -12, 7]);
+    expect(outTypes).toEqual(['number']);
+  });
+
+  it('makes unparseable numbers missing and counts them', async () => {
+    const { out, ctx } = run('amount', ['12', 'twelve', null, '1,5'], { dataTypes: { amount: 'number' } });
+    await expectRows(out, [{ amount: 12 }, { amount: null }, { amount: null }, { amount: null }]);
+    expect(ctx.report.coercionFailures).toEqual({ amount: 2 });
+  });
+
+  it('writes dates as YYYY-MM-DDTHH:mm:ss', async () => {
+    const { out } = run('at', ['2024-03-05', '2024-03-05T14:22', '2024-03-05 14:22:10', '2024-03-05T14:22:10.5', '2024/03/05 08:00'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [
+      { at: '2024-03-05T00:00:00' }, { at: '2024-03-05T14:22:00' }, { at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }, { at: '2024-03-05T08:00:00' },
+    ]);
+  });
+
+  it('reads slash dates month-first when no value has a first part over 12', async () => {
+    const { out } = run('at', ['03/04/2024', '12/01/2024 10:30'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [{ at: '2024-03-04T00:00:00' }, { at: '2024-12-01T10:30:00' }]);
+  });
+
+  it('reads slash dates day-first when any value has a first part over 12, also in a later batch', async () => {
+    const { out, ctx } = run('at', ['03/04/2024', '05/06/2024', '2024-01-01', '25/12/2024'], { dataTypes: { at: 'date_time' } }, { batchSize: 1 });
+    const collected = await expectRows(out, [
+      { at: '2024-04-03T00:00:00' }, { at: '2024-06-05T00:00:00' }, { at: '2024-01-01T00:00:00' }, { at: '2024-12-25T00:00:00' },
+    ]);
+    expect(collected.rowNumbers).toEqual([1, 2, 3, 4]);
+    expect(ctx.report.coercionFailures).toEqual({});
+  });
+
+  it('streams without waiting once a value has proved the order', async () => {
+    let pulled = 0;
+    const source = makeTable(['at'], [['25/12/2024'], ['01/02/2024'], ['03/04/2024']], { batchSize: 1 });
+    const counted = { ...source, batches: (async function* () { for await (const b of source.batches) { pulled++; yield b; } })() };
+    const out = await types.apply(counted, makeConfig({ dataTypes: { at: 'date_time' } }), makeContext());
+    const iterator = out.batches[Symbol.asyncIterator]();
+    expect((await iterator.next()).value.rows).toEqual([['2024-12-25T00:00:00']]);
+    expect(pulled).toBe(1);
+    expect((await iterator.next()).value.rows).toEqual([['2024-02-01T00:00:00']]);
+    expect(pulled).toBe(2);
+  });
+
+  it('makes invalid calendar dates and other text missing and counts them', async () => {
+    const { out, ctx } = run('at', ['2024-02-30', 'soon', '2024-02-29'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [{ at: null }, { at: null }, { at: '2024-02-29T00:00:00' }]);
+    expect(ctx.report.coercionFailures).toEqual({ at: 2 });
+  });
+
+  it('keeps the wall time of a value with an offset when no time-zone conversion is set', async () => {
+    const { out } = run('at', ['2024-03-05T14:22:10+02:00', '2024-03-05T14:22:10Z'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [{ at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }]);
+  });
+
+  it("converts a value with an offset to the conversion's from zone", async () => {
+    const { out } = run('at', ['2024-03-05T14:22:10+02:00', '2024-03-05T01:00:00Z', '2024-03-05 09:00'], {
+      dataTypes: { at: 'date_time' }, units: { at: { from: 'UTC_m5', to: 'UTC_p0' } },
+    });
+    // Offsets become UTC−5 wall time; the plain value is taken as already in that zone.
+    await expectRows(out, [{ at: '2024-03-05T07:22:10' }, { at: '2024-03-04T20:00:00' }, { at: '2024-03-05T09:00:00' }]);
+  });
+
+  it('leaves category and rich_text text unchanged and sets their types', async () => {
+    const ctx = makeContext();
+    const input = makeTable(['c', 'r', 'u'], [[' A ', 'Some  text', '1']]);
+    const out = types.apply(input, makeConfig({ dataTypes: { c: 'category', r: 'rich_text' } }), ctx);
+    const collected = await expectRows(out, [{ c: ' A ', r: 'Some  text', u: '1' }]);
+    expect(collected.types).toEqual(['category', 'rich_text', undefined]);
+  });
+
+  it('ignores types of fields that are not columns and accepts type names in any case', async () => {
+    const { out } = run('n', ['3'], { dataTypes: { n: 'NUMBER' as never, absent: 'date_time' } });
+    await expectRows(out, [{ n: 3 }]);
+  });
+
+  it('refuses an unknown data type', () => {
+    expect(() => types.check!(makeConfig({ dataTypes: { n: 'integer' as never } }), ['n'], makeContext())).toThrow(UsageError);
+    expect(() => types.check!(makeConfig({ dataTypes: { n: 'integer' as never } }), ['n'], makeContext())).toThrow('Data type "integer" for field "n" is not one of number, rich_text, category, date_time.');
+  });
+
+  it('does not mutate its input rows', async () => {
+    const rows = [['1,000', '03/04/2024'], ['x', '13/04/2024']];
+    const input = makeTable(['n', 'd'], rows, { freeze: true, batchSize: 1 });
+    await expectRows(types.apply(input, makeConfig({ dataTypes: { n: 'number', d: 'date_time' } }), makeContext()), [
+      { n: 1000, d: '2024-04-03T00:00:00' }, { n: null, d: '2024-04-13T00:00:00' },
+    ]);
+    expect(rows).toEqual([['1,000', '03/04/2024'], ['x', '13/04/2024']]);
+  });
+});

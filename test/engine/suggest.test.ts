@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import type { DataType, PipelineSchema } from '../../src/contract/index.js';
+import { inferDataType, suggestResources, suggestSheet } from '../../src/engine/suggest.js';
+import type { Row, SheetInfo } from '../../src/engine/types.js';
+
+function schemaOf(expectedFields: string[], more: Partial<PipelineSchema> = {}): PipelineSchema {
+  return { expectedFields, optionalFields: [], fieldDataTypes: {}, fieldUnits: {}, imputeMethods: {}, rowDropping: [], ...more };
+}
+
+/** The column → {field, confidence} mapping suggested for `in.csv`. */
+function mappingOf(columns: string[], schema?: PipelineSchema, sample: Row[] = []) {
+  return suggestResources({ sourceName: 'in.csv', columns, sample, schema }).fields.columnFieldMapping['in.csv'];
+}
+
+/** The type suggested for one column of values (no schema type). */
+function typeOf(values: (string | null)[], schemaType?: DataType) {
+  return inferDataType(values.map((v) => [v]), 0, schemaType);
+}
+
+const repeat = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+describe('suggestResources: mapping', () => {
+  it('maps a column whose normalised name equals a field with confidence 1', () => {
+    expect(mappingOf(['ID', 'Full Name', 'createdAt'], schemaOf(['id', 'full_name', 'created_at']))).toEqual({
+      ID: { field: 'id', confidence: 1 },
+      'Full Name': { field: 'full_name', confidence: 1 },
+      createdAt: { field: 'created_at', confidence: 1 },
+    });
+  });
+
+  it('maps synonyms and abbreviations with confidence 0.95', () => {
+    const schema = schemaOf(['email', 'quantity', 'phone', 'first_name']);
+    expect(mappingOf(['E-mail Address', 'Qty', 'Tel', 'firstName'], schema)).toEqual({
+      'E-mail Address': { field: 'email', confidence: 0.95 },
+      Qty: { field: 'quantity', confidence: 0.95 },
+      Tel: { field: 'phone', confidence: 0.95 },
+      firstName: { field: 'first_name', confidence: 1 },
+    });
+  });
+
+  it('scores columns against optional fields too', () => {
+    const schema = schemaOf(['id'], { optionalFields: ['phone'] });
+    expect(mappingOf(['id', 'Mobile'], schema)).toEqual({
+      id: { field: 'id', confidence: 1 },
+      Mobile: { field: 'phone', confidence: 0.95 },
+    });
+  });
+
+  it('lifts a near miss over the bar when its values fit the field, and sinks it when they do not', () => {
+    const schema = schemaOf(['created_at'], { fieldDataTypes: { created_at: 'date_time' } });
+    const dates = repeat(10, (i) => [`2024-03-${String(i + 1).padStart(2, '0')}`]);
+    const words = repeat(10, (i) => [`word ${i}`]);
+    // `Order Date` vs `created_at` scores 0.48 on its name alone.
+    expect(mappingOf(['Order Date'], schema, dates)).toEqual({ 'Order Date': { field: 'created_at', confidence: 0.68 } });
+    expect(mappingOf(['Order Date'], schema, words)).toEqual({});
+  });
+
+  it('maps a column of email addresses to an email field on its values alone, just over the bar', () => {
+    const schema = schemaOf(['email', 'name']);
+    const sample = repeat(20, (i) => [`user${i}@example.com`, `User ${i}`]);
+    expect(mappingOf(['Contact', 'Name'], schema, sample)).toEqual({
+      Contact: { field: 'email', confidence: 0.55 },
+      Name: { field: 'name', confidence: 1 },
+    });
+  });
+
+  it('prefers a column whose name matches over one whose values alone match', () => {
+    const schema = schemaOf(['email']);
+    const sample = repeat(20, (i) => [`a${i}@example.com`, `b${i}@example.com`]);
+    expect(mappingOf(['Contact', 'Email'], schema, sample)).toEqual({ Email: { field: 'email', confidence: 1 } });
+  });
+
+  it('never lets values push an inexact name to 1', () => {
+    const schema = schemaOf(['email']);
+    const sample = repeat(5, (i) => [`a${i}@example.com`]);
+    expect(mappingOf(['E-mail Address'], schema, sample)).toEqual({ 'E-mail Address': { field: 'email', confidence: 0.99 } });
+  });
+
+  it('chooses pairs best-first, one column per field', () => {
+    const schema = schemaOf(['phone', 'mobile_phone']);
+    // `Mobile` scores 0.95 for phone, but `Phone` takes it with 1; `Mobile` falls back to mobile_phone (0.9).
+    expect(mappingOf(['Mobile', 'Phone'], schema)).toEqual({
+      Phone: { field: 'phone', confidence: 1 },
+      Mobile: { field: 'mobile_phone', confidence: 0.9 },
+    });
+  });
+
+  it('leaves the second of two equally good columns unmapped', () => {
+    expect(mappingOf(['email', 'EMAIL'], schemaOf(['email']))).toEqual({ email: { field: 'email', confidence: 1 } });
+  });
+
+  it('leaves a column unmapped when its best score is under 0.5', () => {
+    const schema = schemaOf(['first_name', 'email']);
+    expect(mappingOf(['last_name', 'Internal Notes', 'first_name'], schema)).toEqual({
+      first_name: { field: 'first_name', confidence: 1 },
+    });
+  });
+
+  it('maps each column to a field of its own name with confidence 1 when there is no schema', () => {
+    const expected = { 'E-mail': { field: 'E-mail', confidence: 1 }, qty: { field: 'qty', confidence: 1 } };
+    expect(mappingOf(['E-mail', 'qty'])).toEqual(expected);
+    expect(mappingOf(['E-mail', 'qty'], schemaOf([]))).toEqual(expected);
+  });
+
+  it('lists the expected, optional and input columns and keys the mapping by the source name', () => {
+    const r = suggestResources({ sourceName: 'customers.csv', columns: ['a', 'b'], sample: [], schema: schemaOf(['a'], { optionalFields: ['c'] }) });
+    expect(r.fields).toEqual({
+      expectedFields: ['a'],
+      optionalFields: ['c'],
+      inputColumns: ['a', 'b'],
+      columnFieldMapping: { 'customers.csv': { a: { field: 'a', confidence: 1 } } },
+    });
+  });
+});
+
+describe('suggestResources: data types', () => {
+  it('takes the schema type, with the share of values that convert as confidence', () => {
+    const schema = schemaOf(['amount', 'note'], { fieldDataTypes: { amount: 'number', note: 'category' } });
+    const sample = [['1', 'x'], ['2.5', 'y'], ['n/a', 'z'], [null, null]];
+    const r = suggestResources({ sourceName: 'in.csv', columns: ['amount', 'note'], sample, schema });
+    expect(r.dataTypes).toEqual({
+      fieldDataTypes: { amount: { dataType: 'number', confidence: 0.67 }, note: { dataType: 'category', confidence: 1 } },
+      expectedFieldDataTypes: { amount: 'number', note: 'category' },
+    });
+  });
+
+  it('infers types for mapped fields only, keyed by field', () => {
+    const schema = schemaOf(['amount']);
+    const r = suggestResources({ sourceName: 'in.csv', columns: ['Amt', 'junk'], sample: [['1', 'a'], ['2', 'b']], schema });
+    expect(r.dataTypes.fieldDataTypes).toEqual({ amount: { dataType: 'number', confidence: 1 } });
+  });
+
+  it('infers number when at least 95% of non-missing values parse', () => {
+    expect(typeOf([...repeat(19, (i) => `$${i + 1},000.50`), 'oops', null, '  '])).toEqual({ dataType: 'number', confidence: 0.95 });
+  });
+
+  it('does not infer number under 95%, and says how unsure the text type is', () => {
+    expect(typeOf([...repeat(18, (i) => String(i)), 'oops', 'nope'])).toEqual({ dataType: 'rich_text', confidence: 0.1 });
+  });
+
+  it('never infers number for zero-padded codes', () => {
+    expect(typeOf(repeat(20, (i) => String(1000 + i).padStart(6, '0')))).toEqual({ dataType: 'rich_text', confidence: 1 });
+    expect(typeOf([...repeat(19, (i) => String(100 + i)), '00123'])).toEqual({ dataType: 'rich_text', confidence: 1 });
+  });
+
+  it('infers date_time when at least 95% of values parse as dates', () => {
+    expect(typeOf(['2024-03-05', '2024-03-05T14:22', '2024/12/31', '2024-03-05 14:22:10Z'])).toEqual({ dataType: 'date_time', confidence: 1 });
+  });
+
+  it('reads slash dates day-first when the column proves it', () => {
+    // Month-first, `25/12/2024` would not parse; the column proves day-first with it.
+    expect(typeOf(['01/02/2024', '25/12/2024', '13/01/2024'])).toEqual({ dataType: 'date_time', confidence: 1 });
+    expect(typeOf(['12/25/2024', '01/13/2024', '02/03/2024'])).toEqual({ dataType: 'date_time', confidence: 1 });
+  });
+
+  it('infers category when values repeat and distinct values are at most max(2, 20%) of them (and at most 50)', () => {
+    expect(typeOf(repeat(20, (i) => ['US', 'UK', 'FR', 'DE'][i % 4]))).toEqual({ dataType: 'category', confidence: 1 });
+    expect(typeOf(repeat(20, (i) => ['US', 'UK', 'FR', 'DE', 'ES'][i % 5]))).toEqual({ dataType: 'rich_text', confidence: 1 });
+    expect(typeOf(['yes', 'no', 'yes'])).toEqual({ dataType: 'category', confidence: 1 });
+    expect(typeOf(['Ann', 'Bob'])).toEqual({ dataType: 'rich_text', confidence: 1 });
+    expect(typeOf(repeat(1000, (i) => `v${i % 51}`))).toEqual({ dataType: 'rich_text', confidence: 1 });
+    expect(typeOf(repeat(1000, (i) => `v${i % 50}`))).toEqual({ dataType: 'category', confidence: 1 });
+  });
+
+  it('suggests rich_text with confidence 1 for a column with no values', () => {
+    expect(typeOf([null, '', ' '])).toEqual({ dataType: 'rich_text', confidence: 1 });
+  });
+});
+
+describe('suggestResources: other resources', () => {
+  const schema: PipelineSchema = {
+    expectedFields: ['id', 'country'],
+    optionalFields: [],
+    fieldDataTypes: { id: 'number', country: 'category' },
+    fieldUnits: { created_at: 'UTC_p0' },
+    imputeMethods: { country: 'fill', id: null, email: 'dropMissing' },
+    rowDropping: [{ method: 'missingValues', methodConfig: { fields: ['id'] } }],
+  };
+  const r = suggestResources({ sourceName: 'in.csv', columns: ['id', 'country'], sample: [['1', 'US']], schema, scripts: { preColumnMapping: ['tidy'] } });
+
+  it('sets no unit conversion and lists the expected units', () => {
+    expect(r.units).toEqual({ fieldUnitConversions: {}, expectedFieldUnits: { created_at: 'UTC_p0' } });
+  });
+
+  it("suggests the schema's non-null impute methods with confidence 1", () => {
+    expect(r.impute).toEqual({
+      imputeMethods: { country: { imputeMethod: 'fill', confidence: 1 }, email: { imputeMethod: 'dropMissing', confidence: 1 } },
+      expectedImputeMethods: { country: 'fill', id: null, email: 'dropMissing' },
+    });
+  });
+
+  it("sets no pivot, combining or text processing, and presets the schema's row dropping", () => {
+    expect(r.pivot).toEqual({ pivot: null });
+    expect(r.combining).toEqual({ columnsBeingCombined: {} });
+    expect(r.text).toEqual({ textProcessingMethods: {} });
+    expect(r.rowDropping).toEqual({ presetRowDroppingMethods: schema.rowDropping, additionalRowDroppingMethods: [] });
+    expect(r.rowDropping.presetRowDroppingMethods).not.toBe(schema.rowDropping);
+  });
+
+  it('lists the preColumnMapping scripts given to start', () => {
+    expect(r.scripts).toEqual({ preColumnMapping: ['tidy'], postClean: [] });
+  });
+
+  it('has a sheet selection only for workbooks', () => {
+    expect(r.sheet).toBeNull();
+    const sheet = { selected: 'Data', confidence: 0.9, sheets: ['Notes', 'Data'] };
+    expect(suggestResources({ sourceName: 'in.xlsx', columns: [], sample: [], sheet }).sheet).toEqual({ sheetSelection: sheet });
+  });
+
+  it('answers empty bodies with no schema', () => {
+    const bare = suggestResources({ sourceName: 'x', columns: [], sample: [] });
+    expect(bare.dataTypes.expectedFieldDataTypes).toEqual({});
+    expect(bare.impute).toEqual({ imputeMethods: {}, expectedImputeMethods: {} });
+    expect(bare.rowDropping.presetRowDroppingMethods).toEqual([]);
+    expect(bare.scripts).toEqual({ preColumnMapping: [], postClean: [] });
+  });
+});
+
+describe('suggestResources: determinism and speed', () => {
+  const columns = repeat(50, (i) => `column_${i}`);
+  const sample: Row[] = repeat(10_000, (r) => columns.map((_, c) => {
+    switch (c % 5) {
+      case 0: return String(r * 1.5);
+      case 1: return `2024-03-${String((r % 28) + 1).padStart(2, '0')}`;
+      case 2: return `some text ${r}`;
+      case 3: return ['a', 'b', 'c'][r % 3];
+      default: return `user${r}@example.com`;
+    }
+  }));
+  const schema = schemaOf(['column_3', 'email', 'amount'], { fieldDataTypes: { amount: 'number' } });
+
+  it('gives the same output for the same input', () => {
+    const a = suggestResources({ sourceName: 'in.csv', columns, sample: sample.slice(0, 200), schema });
+    const b = suggestResources({ sourceName: 'in.csv', columns, sample: sample.slice(0, 200), schema });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  });
+
+  it('infers types over a 10,000-row sample of 50 columns', () => {
+    const r = suggestResources({ sourceName: 'in.csv', columns, sample });
+    suggestResources({ sourceName: 'in.csv', columns, sample, schema });
+    expect(r.dataTypes.fieldDataTypes.column_0).toEqual({ dataType: 'number', confidence: 1 });
+    expect(r.dataTypes.fieldDataTypes.column_1).toEqual({ dataType: 'date_time', confidence: 1 });
+    expect(r.dataTypes.fieldDataTypes.column_3).toEqual({ dataType: 'category', confidence: 1 });
+  });
+});
+
+describe('suggestSheet', () => {
+  const schema = schemaOf(['id', 'email', 'amount']);
+  const sheet = (name: string, columns: string[], rowCount: number): SheetInfo => ({ name, columns, rowCount });
+
+  it('selects the sheet whose header matches the expected fields best', () => {
+    const sheets = [sheet('Notes', ['note'], 500), sheet('Customers', ['ID', 'E-mail Address', 'Total'], 10)];
+    // (1 + 0.95 + 0.72) / 3 expected fields
+    expect(suggestSheet(sheets, schema)).toEqual({ selected: 'Customers', confidence: 0.89, sheets: ['Notes', 'Customers'] });
+  });
+
+  it('counts only required fields towards the match quality', () => {
+    const withOptional = schemaOf(['id', 'email'], { optionalFields: ['email'] });
+    expect(suggestSheet([sheet('A', ['id'], 1)], withOptional).confidence).toBe(1);
+  });
+
+  it('breaks ties by more rows, then by order', () => {
+    const same = ['id', 'email', 'amount'];
+    expect(suggestSheet([sheet('Jan', same, 10), sheet('Feb', same, 20)], schema).selected).toBe('Feb');
+    expect(suggestSheet([sheet('Jan', same, 10), sheet('Feb', same, 10)], schema)).toEqual({ selected: 'Jan', confidence: 1, sheets: ['Jan', 'Feb'] });
+  });
+
+  it("with no schema selects the sheet with most rows, confident in proportion to its share of rows", () => {
+    const sheets = [sheet('Cover', ['title'], 1), sheet('Data', ['a', 'b'], 3), sheet('Empty', [], 0)];
+    expect(suggestSheet(sheets)).toEqual({ selected: 'Data', confidence: 0.75, sheets: ['Cover', 'Data', 'Empty'] });
+    expect(suggestSheet([sheet('Only', ['a'], 5)]).confidence).toBe(1);
+    expect(suggestSheet([sheet('A', [], 0), sheet('B', [], 0)])).toEqual({ selected: 'A', confidence: 0.5, sheets: ['A', 'B'] });
+  });
+
+  it('is 0 confident when no sheet matches any field', () => {
+    expect(suggestSheet([sheet('X', ['foo'], 3)], schema)).toEqual({ selected: 'X', confidence: 0, sheets: ['X'] });
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { csvField, writeTable } from '../../../src/engine/write/index.js';
+import { openInput } from '../../../src/engine/read/index.js';
+import type { Batch, Row, Table } from '../../../src/engine/types.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'import-write-csv-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A table over rows given in batches. */
+function table(columns: string[], ...batches: Row[][]): Table {
+  return {
+    columns,
+    types: columns.map(() => undefined),
+    batches: (async function* (): AsyncGenerator<Batch> {
+      let n = 0;
+      for (const rows of batches) yield { rows, rowNumbers: rows.map(() => ++n) };
+    })(),
+  };
+}
+
+describe('CSV writer', () => {
+  it('writes UTF-8 without BOM, commas, LF line ends and a header row', async () => {
+    const path = join(dir, 'plain.csv');
+    const result = await writeTable(table(['id', 'name'], [['1', 'Zoë'], ['2', 'Ana']]), path, 'csv');
+    expect(result).toEqual({ rows: 2 });
+    const bytes = await readFile(path);
+    expect(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
+    expect(bytes.toString('utf8')).toBe('id,name\n1,Zoë\n2,Ana\n');
+  });
+
+  it('quotes only fields with a comma, a quote, CR, LF or leading/trailing spaces, doubling quotes', async () => {
+    const path = join(dir, 'quoting.csv');
+    const rows: Row[] = [
+      ['a,b', 'say "hi"', 'line\nbreak', 'cr\rhere'],
+      [' lead', 'trail ', 'in side', '\ttab'],
+      ['"', '', 'plain', "it's"],
+    ];
+    await writeTable(table(['c1', 'c 2', 'c,3', 'c"4'], rows), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe(
+      'c1,c 2,"c,3","c""4"\n'
+      + '"a,b","say ""hi""","line\nbreak","cr\rhere"\n'
+      + '" lead","trail ",in side,\ttab\n'
+      + '"""",,plain,it\'s\n',
+    );
+  });
+
+  it('writes missing values as empty fields and numbers as String(n)', async () => {
+    const path = join(dir, 'values.csv');
+    await writeTable(table(['n', 'm', 'x'], [[1234.5, null, 0.1], [-0, 1e21, null]]), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('n,m,x\n1234.5,,0.1\n0,1e+21,\n');
+    expect(csvField(Number.NaN)).toBe('');
+  });
+
+  it('writes a header-only file for a table without rows', async () => {
+    const path = join(dir, 'empty.csv');
+    expect(await writeTable(table(['a', 'b']), path, 'csv')).toEqual({ rows: 0 });
+    expect(await readFile(path, 'utf8')).toBe('a,b\n');
+  });
+
+  it('round-trips through the reader', async () => {
+    const path = join(dir, 'round.csv');
+    const rows: Row[] = [['x, y', 'multi\nline', ' spaced ', null], ['"q"', 'plain', 'ü', 'z']];
+    await writeTable(table(['a', 'b', 'c', 'd'], rows), path, 'csv');
+    const read = await (await openInput({ file: path })).open();
+    const back: Row[] = [];
+    for await (const batch of read.batches) back.push(...batch.rows);
+    expect(back).toEqual(rows);
+  });
+
+  it('fails before writing when the output folder does not exist', async () => {
+    const path = join(dir, 'no', 'such', 'out.csv');
+    const error = await writeTable(table(['a'], [['1']]), path, 'csv').then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(`Cannot write ${path}: folder ${join(dir, 'no', 'such')} does not exist; create it or choose another output path.`);
+  });
+
+  it('leaves no temp file behind after a successful write', async () => {
+    const sub = await mkdtemp(join(dir, 'clean-'));
+    await writeTable(table(['a'], [['1']]), join(sub, 'out.csv'), 'csv');
+    expect(await readdir(sub)).toEqual(['out.csv']);
+  });
+});
