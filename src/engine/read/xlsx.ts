@@ -114,7 +114,7 @@ interface Book {
 }
 
 /** Starts a streaming read of the workbook. */
-async function openBook(path: string, display: string): Promise<Book> {
+async function openBook(path: string): Promise<Book> {
   const ExcelJS = await loadExcel();
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   // Errors are reported through the reader's iteration; this listener only stops them being "unhandled".
@@ -150,7 +150,7 @@ function unreadableBook(display: string, error: unknown): UsageError {
 
 /** Reads every sheet: its header (first non-empty row) and data-row count. */
 async function listSheets(path: string, display: string): Promise<SheetInfo[]> {
-  const book = await openBook(path, display);
+  const book = await openBook(path);
   const sheets = new Map<string, SheetInfo>();
   try {
     for await (const sheet of book.reader) {
@@ -176,13 +176,12 @@ async function listSheets(path: string, display: string): Promise<SheetInfo[]> {
 
 /** Reads one sheet: first yields its columns, then batches of rows. */
 async function* readSheet(path: string, display: string, wanted: string, opts: OpenOptions): AsyncGenerator<TableEvent> {
-  const book = await openBook(path, display);
+  const book = await openBook(path);
   const seen: string[] = [];
   let found = false;
   try {
-    let iterating = true;
     const sheets = book.reader[Symbol.asyncIterator]();
-    while (iterating) {
+    for (;;) {
       let next: IteratorResult<SheetReader>;
       try {
         next = await sheets.next();
@@ -194,8 +193,8 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
       seen.push(sheet.name);
       if (sheet.name !== wanted) continue; // the reader drains a sheet that is not iterated
       found = true;
-      iterating = false;
       yield* sheetRows(sheet, book, display, opts);
+      break;
     }
   } finally {
     book.stream.destroy();

@@ -25,7 +25,9 @@ async function checkWritable(path: string): Promise<void> {
   try {
     await access(folder, constants.W_OK);
   } catch (error) {
-    throw new UsageError(`Cannot write ${path}: folder ${folder} ${osReason(error) === 'no such file or directory' ? 'does not exist' : `is not writable (${osReason(error)})`}; create it or choose another output path.`);
+    const reason = osReason(error);
+    const problem = reason === 'no such file or directory' ? 'does not exist' : `is not writable (${reason})`;
+    throw new UsageError(`Cannot write ${path}: folder ${folder} ${problem}; create it or choose another output path.`);
   }
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) {
