@@ -186,7 +186,10 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
 
 /** The resources whose desired body differs from the current one, in update order. */
 export function changedResources(current: Required<JobConfig>, desired: Required<JobConfig>): ResourceName[] {
-  return RESOURCE_ORDER.filter((name) => !sameValue(current[name], desired[name]));
+  return RESOURCE_ORDER.filter((name) => name === 'fields'
+    // allowColumnCombining cannot be read back: it matters only with the mapping it is sent with.
+    ? !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping)
+    : !sameValue(current[name], desired[name]));
 }
 
 /** Deep equality of JSON values, ignoring object key order. */
@@ -229,4 +232,58 @@ export function engineConfig(resources: JobResources, bodies: Required<JobConfig
     text: bodies.text.textProcessingMethods,
     scripts: { preColumnMapping: resources.scripts.preColumnMapping ?? [], postClean: resources.scripts.postClean ?? [] },
   };
+}
+
+// ---- read bodies -> a job file's config (`import pull`) ----
+
+/** The job-file `config` that reproduces a job's current configuration: `desiredBodies` of it changes nothing. */
+export function configFromResources(current: JobResources): JobFileConfig {
+  const config: JobFileConfig = {};
+  if (current.sheet) config.sheet = current.sheet.sheetSelection.selected;
+  const mapped = new Map<string, string>();
+  for (const columns of Object.values(current.fields.columnFieldMapping ?? {})) {
+    for (const [column, m] of Object.entries(columns)) mapped.set(column, m.field);
+  }
+  config.mapping = {};
+  for (const column of current.fields.inputColumns ?? []) config.mapping[column] = mapped.get(column) ?? null;
+  for (const [column, field] of mapped) if (!(column in config.mapping)) config.mapping[column] = field;
+  const perField = new Map<string, number>();
+  for (const field of mapped.values()) perField.set(field, (perField.get(field) ?? 0) + 1);
+  if ([...perField.values()].some((n) => n > 1)) config.allowColumnCombining = true;
+
+  const combining = Object.entries(current.combining.columnsBeingCombined ?? {});
+  if (combining.length) {
+    config.combining = {};
+    for (const [field, c] of combining) {
+      config.combining[field] = {
+        ...(c.method !== undefined ? { method: c.method } : {}),
+        ...(c.methodConfig?.separator !== undefined ? { separator: c.methodConfig.separator } : {}),
+        ...(c.combiningOrder !== undefined ? { order: [...c.combiningOrder] } : {}),
+      };
+    }
+  }
+  const types = Object.entries(current.dataTypes.fieldDataTypes ?? {});
+  if (types.length) config.dataTypes = Object.fromEntries(types.map(([f, t]) => [f, t.dataType]));
+  const units = Object.entries(current.units.fieldUnitConversions ?? {});
+  if (units.length) config.units = Object.fromEntries(units.map(([f, u]) => [f, { from: u.from ?? null, to: u.to ?? null }]));
+  const impute = Object.entries(current.impute.imputeMethods ?? {});
+  if (impute.length) {
+    config.impute = Object.fromEntries(impute.map(([f, m]) => [f, m.imputeMethod === 'fill'
+      ? { method: 'fill' as const, value: m.imputeMethodConfig?.fillValue }
+      : { method: m.imputeMethod }]));
+  }
+  const p = current.pivot.pivot;
+  if (p) {
+    config.pivot = {
+      pivotColumns: [...p.pivotColumns.columnNames], valueColumns: [...p.valueColumns.columnNames],
+      indexColumns: [...p.indexColumns.columnNames], aggregationMethod: p.indexColumns.aggregationMethod ?? 'first',
+    };
+  }
+  const additional = current.rowDropping.additionalRowDroppingMethods ?? [];
+  if (additional.length) config.rowDropping = additional.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] }));
+  const text = current.text.textProcessingMethods ?? {};
+  if (Object.keys(text.regexReplacement ?? {}).length || Object.keys(text.casing ?? {}).length) {
+    config.text = structuredClone(text);
+  }
+  return config;
 }

@@ -1,0 +1,158 @@
+/**
+ * The plan of a job file against the service: the diff per resource and key, the updates it
+ * would send, the review gate, and (for a local input) the data effect predicted by the engine.
+ * `import plan` prints it; `import run <job.yaml>` prints it and then acts on it.
+ */
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { JobResources } from '../contract/index.js';
+import { ReviewRequiredError, UsageError } from '../errors.js';
+import { diffConfig, formatDiff, needsReview, showValue, type DiffEntry } from '../jobfile/diff.js';
+import type { ResourceName } from '../jobfile/translate.js';
+import type { JobFile } from '../jobfile/types.js';
+import type { Report } from '../engine/types.js';
+import type { Deps } from './deps.js';
+import { plannedUpdates } from './job-session.js';
+
+/** The plan of one job file against one job. */
+export interface Plan {
+  version: 1;
+  jobId: string;
+  jobFile: string;
+  minConfidence?: number;
+  entries: DiffEntry[];
+  updates: ResourceName[];
+  needsReview: DiffEntry[];
+  /** The engine's prediction of what the run does to the data (local inputs only). */
+  dataEffect?: Report;
+}
+
+/** The confidence bar: `--min-confidence` over `review.minConfidence`; none when neither is set. */
+export function confidenceBar(flag: string | undefined, job: JobFile): number | undefined {
+  if (flag === undefined) return job.review.minConfidence;
+  const value = Number(flag);
+  if (flag.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new UsageError(`--min-confidence "${flag}" is not a number from 0 to 1; pass e.g. --min-confidence 0.8.`);
+  }
+  return value;
+}
+
+/** A `--max-dropped-rows` limit: a row count (`500`) or a share of the input rows (`2%`). */
+export interface DropLimit { rows?: number; percent?: number; text: string }
+
+/** Parses `--max-dropped-rows N|P%`. */
+export function parseDropLimit(text: string | undefined): DropLimit | undefined {
+  if (text === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
+  if (!m || (m[2] === '' && !Number.isInteger(Number(m[1])))) {
+    throw new UsageError(`--max-dropped-rows "${text}" is not a row count or a percentage; pass e.g. --max-dropped-rows 100 or --max-dropped-rows 2%.`);
+  }
+  return m[2] ? { percent: Number(m[1]), text } : { rows: Number(m[1]), text };
+}
+
+/** Builds the plan: the diff, the updates it implies, and the data effect when the input is local. */
+export async function buildPlan(job: JobFile, jobId: string, resources: JobResources, minConfidence: number | undefined, deps: Deps, opts: { lenient?: boolean } = {}): Promise<Plan> {
+  const entries = diffConfig(job.config, resources, minConfidence);
+  const plan: Plan = {
+    version: 1,
+    jobId,
+    jobFile: job.path,
+    minConfidence,
+    entries,
+    updates: plannedUpdates(job, resources),
+    needsReview: needsReview(entries),
+  };
+  if (hasLocalInput(job)) plan.dataEffect = await predictEffect(job, resources, deps, opts.lenient);
+  return plan;
+}
+
+/** Whether the engine can read the job's input here (a reused job's file may live elsewhere, as after `pull`). */
+function hasLocalInput(job: JobFile): boolean {
+  if (job.input.rows) return true;
+  const path = job.input.file ?? job.input.rowsFile;
+  return path !== undefined && existsSync(path);
+}
+
+/** Runs the job file's configuration over the service's suggestions through the engine, writing nothing. */
+async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, lenient = false): Promise<Report> {
+  const [{ runJob }, { desiredBodies }, { openJobInput }] = await Promise.all([
+    import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'),
+  ]);
+  const input = await openJobInput(job);
+  const result = await runJob({
+    input, schema: job.schema, sheet: job.config.sheet ?? resources.sheet?.sheetSelection.selected,
+    preScripts: job.scripts?.preColumnMapping, localScripts: job.localScripts, useFullData: job.options.useFullData,
+    lenient, warn: (m) => deps.io.warn(m),
+  }, {
+    // The service's current values with the job file over them: what the service will apply.
+    configure: () => desiredBodies(job.config, resources),
+  });
+  return result.report;
+}
+
+/** Total rows the engine predicts will be dropped (rows in minus rows out, pivots aside). */
+export function droppedRows(report: Report): number {
+  return report.dropped.reduce((n, d) => n + d.count, 0);
+}
+
+/** Throws ReviewRequiredError (exit 5) when the predicted drops pass the limit. */
+export function checkDropLimit(limit: DropLimit | undefined, report: Report | undefined, job: JobFile): void {
+  if (!limit) return;
+  if (!report) {
+    throw new UsageError(`--max-dropped-rows needs a local input to predict drops, but ${basename(job.path)} reads a Google Sheet; remove the flag.`);
+  }
+  const dropped = droppedRows(report);
+  const max = limit.rows ?? Math.floor((report.rowsIn * (limit.percent ?? 0)) / 100);
+  if (dropped > max) {
+    const rules = report.dropped.filter((d) => d.count > 0).map((d) => `${d.rule}: ${d.count}`).join(', ');
+    throw new ReviewRequiredError(`The run would drop ${dropped} of ${report.rowsIn} rows (${rules}), more than --max-dropped-rows ${limit.text}; check the data or raise the limit.`);
+  }
+}
+
+/** The review gate: exit 5 naming each unpinned suggestion under the bar and how to pin it. */
+export function checkReviewGate(plan: Plan, job: JobFile): void {
+  if (!plan.needsReview.length) return;
+  const file = basename(job.path);
+  const lines = plan.needsReview.map((e) => `  ${describeEntry(e)} (confidence ${e.confidence?.toFixed(2)}); pin it in ${file}: ${pinHint(e)}`);
+  throw new ReviewRequiredError(
+    `${plan.needsReview.length} suggestion${plan.needsReview.length > 1 ? 's are' : ' is'} below the confidence bar ${plan.minConfidence} and not pinned by ${file}; nothing was updated or run:\n${lines.join('\n')}\n` +
+    `Pin ${plan.needsReview.length > 1 ? 'them' : 'it'}, review with \`import review ${file} --save\`, or accept all with --yes (job ${plan.jobId}; reuse it with --job ${plan.jobId}).`,
+  );
+}
+
+function describeEntry(e: DiffEntry): string {
+  switch (e.resource) {
+    case 'mapping': return `column "${e.key}" -> field ${showValue(e.suggested)}`;
+    case 'dataTypes': return `field ${e.key} as ${showValue(e.suggested)}`;
+    case 'sheet': return `sheet ${showValue(e.suggested)}`;
+    default: return `${e.resource} ${e.key}: ${showValue(e.suggested)}`;
+  }
+}
+
+function pinHint(e: DiffEntry): string {
+  const key = /^[A-Za-z_][\w-]*$/.test(e.key) ? e.key : JSON.stringify(e.key);
+  switch (e.resource) {
+    case 'mapping': return `config.mapping: {${key}: ${showValue(e.suggested)}}`;
+    case 'dataTypes': return `config.dataTypes: {${key}: ${showValue(e.suggested)}}`;
+    case 'sheet': return `config.sheet: ${showValue(e.suggested)}`;
+    default: return `config.${e.resource}`;
+  }
+}
+
+/** The plan as text (stdout for `plan`, stderr for `run`). */
+export function formatPlan(plan: Plan, job: JobFile): string {
+  const lines = [`Plan for ${basename(job.path)} on job ${plan.jobId}${plan.minConfidence !== undefined ? ` (confidence bar ${plan.minConfidence})` : ''}:`];
+  const diff = formatDiff(plan.entries, { showAccepted: true });
+  lines.push(diff || '  (no suggestions and no configuration)');
+  lines.push('');
+  lines.push(plan.updates.length ? `Updates to send: ${plan.updates.join(', ')}` : 'Nothing to update: the service already has this configuration.');
+  if (plan.needsReview.length) lines.push(`Needs review: ${plan.needsReview.length} (marked ?)`);
+  if (plan.dataEffect) {
+    const r = plan.dataEffect;
+    lines.push(`Data effect (embedded engine): ${r.rowsIn} rows in, ${r.rowsOut} out`);
+    for (const d of r.dropped) if (d.count) lines.push(`  dropped by ${d.rule}: ${d.count}`);
+    for (const [field, n] of Object.entries(r.filled)) if (n) lines.push(`  filled in ${field}: ${n}`);
+    for (const [field, n] of Object.entries(r.coercionFailures)) if (n) lines.push(`  not a valid ${field} (now missing): ${n}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,140 @@
+/**
+ * A job file against the service: start the job it describes (or reuse one), read every
+ * resource, and send the updates that differ. Shared by `plan`, `run <job.yaml>`, `review` and `pull`.
+ */
+import { basename } from 'node:path';
+import type { JobConfig, JobResources, StartForm } from '../contract/index.js';
+import type { ImportClient } from '../client/client.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { changedResources, currentBodies, desiredBodies, type ResourceName } from '../jobfile/translate.js';
+import type { JobFile } from '../jobfile/types.js';
+import type { Deps } from './deps.js';
+import { normalizeRead } from './resource-bodies.js';
+
+/** The start form a job file describes (cli.md "start", jobfile.md "Translation to the service"). */
+export function jobFileForm(job: JobFile, rows?: Record<string, unknown>[]): StartForm {
+  const form: StartForm = {};
+  if (job.pipeline !== undefined) form.pipelineId = job.pipeline;
+  if (job.name !== undefined) form.jobName = job.name;
+  if (job.input.googleSheet) { form.gsUrl = job.input.googleSheet.url; form.gsSheetName = job.input.googleSheet.sheet; }
+  if (rows) form.jsonData = rows;
+  const o = job.options;
+  if (o.destinationFileName !== undefined) form.destinationFileName = o.destinationFileName;
+  if (o.useFullData) form.useFullData = true;
+  if (o.useVariableFields) form.useVariableFields = true;
+  if (job.scripts?.preColumnMapping.length) form.scripts = { preColumnMapping: job.scripts.preColumnMapping };
+  if (o.webhookUrl !== undefined) form.webhookUrl = o.webhookUrl;
+  if (o.outputFileType === 'excel') form.outputFileType = 'excel';
+  return form;
+}
+
+/** Starts the job a job file describes and returns its id. */
+export async function startJobFile(job: JobFile, client: ImportClient, deps: Deps): Promise<string> {
+  const { checkFile, parseRows } = await import('./commands/start.js');
+  let rows: Record<string, unknown>[] | undefined;
+  let file: { path: string; size: number } | undefined;
+  if (job.input.file) file = await checkFile(job.input.file, job.input.file);
+  if (job.input.rows) rows = job.input.rows;
+  if (job.input.rowsFile) {
+    const { readFile } = await import('node:fs/promises');
+    let text: string;
+    try { text = await readFile(job.input.rowsFile, 'utf8'); } catch (e) {
+      throw new UsageError(`Cannot read rowsFile ${job.input.rowsFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check the path in ${basename(job.path)}.`);
+    }
+    rows = parseRows(text, job.input.rowsFile);
+  }
+  const { startProgress } = await import('./progress.js');
+  const progress = file ? startProgress(deps.io, `Uploading ${basename(file.path)}`, file.size) : undefined;
+  const jobId = await client.start.send({ form: jobFileForm(job, rows), file, onProgress: progress ? (n) => progress.update(n) : undefined });
+  progress?.finish();
+  return jobId;
+}
+
+/** Reads every resource of a job. A service that has no sheet selection for a non-workbook input gives `sheet: null`. */
+export async function fetchResources(client: ImportClient, jobId: string): Promise<JobResources> {
+  const sheet = client.sheet.get(jobId).then(
+    (read) => {
+      const r = normalizeRead('sheet', read);
+      return r.sheetSelection && Array.isArray(r.sheetSelection.sheets) && r.sheetSelection.sheets.length ? r : null;
+    },
+    (error) => {
+      // A job that exists but has no workbook may answer 404 for its sheet; the fields read tells which.
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    },
+  );
+  const [fields, combining, dataTypes, units, impute, pivot, rowDropping, text, scripts] = await Promise.all([
+    client.fields.get(jobId), client.combining.get(jobId), client.types.get(jobId), client.units.get(jobId),
+    client.impute.get(jobId), client.pivot.get(jobId), client.rowDropping.get(jobId), client.text.get(jobId),
+    client.scripts.get(jobId),
+  ]);
+  return {
+    sheet: await sheet,
+    fields: normalizeRead('fields', fields),
+    combining: normalizeRead('combining', combining),
+    dataTypes: normalizeRead('dataTypes', dataTypes),
+    units: normalizeRead('units', units),
+    impute: normalizeRead('impute', impute),
+    pivot: normalizeRead('pivot', pivot),
+    rowDropping: normalizeRead('rowDropping', rowDropping),
+    text: normalizeRead('text', text),
+    scripts: normalizeRead('scripts', scripts),
+  };
+}
+
+/** What `applyJobFile` sent. */
+export interface AppliedUpdate { resource: ResourceName; body: unknown }
+
+/**
+ * Sends an update for each resource whose desired body differs from the service's, in
+ * dependency order; after a sheet change the resources are read again, since the sheet
+ * changes the columns. Returns the updates sent and the resources as they stand afterwards.
+ */
+export async function applyJobFile(
+  job: JobFile, client: ImportClient, jobId: string, resources: JobResources, onUpdate: (u: AppliedUpdate) => void,
+): Promise<{ sent: AppliedUpdate[]; resources: JobResources }> {
+  const sent: AppliedUpdate[] = [];
+  let current = resources;
+  if (job.config.sheet !== undefined && current.sheet && current.sheet.sheetSelection.selected !== job.config.sheet) {
+    const body = { sheetSelection: { selected: job.config.sheet } };
+    await client.sheet.update(jobId, body);
+    const u = { resource: 'sheet' as const, body };
+    sent.push(u);
+    onUpdate(u);
+    current = await fetchResources(client, jobId);
+  }
+  const before = currentBodies(current);
+  const desired = desiredBodies(job.config, current);
+  for (const name of changedResources(before, desired)) {
+    if (name === 'sheet') continue;
+    const body = desired[name];
+    await sendUpdate(client, jobId, name, body);
+    const u = { resource: name, body };
+    sent.push(u);
+    onUpdate(u);
+  }
+  return { sent, resources: current };
+}
+
+/** The resources a job file would change, in update order, given the service's current values. */
+export function plannedUpdates(job: JobFile, resources: JobResources): ResourceName[] {
+  const changed = changedResources(currentBodies(resources), desiredBodies(job.config, resources));
+  return changed.filter((name) => name !== 'sheet' || (resources.sheet !== null && job.config.sheet !== undefined));
+}
+
+/** Sends one resource's complete update body through the client. */
+export async function sendUpdate(client: ImportClient, jobId: string, name: ResourceName, body: Required<JobConfig>[ResourceName]): Promise<void> {
+  switch (name) {
+    case 'sheet': await client.sheet.update(jobId, { sheetSelection: { selected: body as string } }); break;
+    case 'fields': await client.fields.update(jobId, body as Required<JobConfig>['fields']); break;
+    case 'combining': await client.combining.update(jobId, body as Required<JobConfig>['combining']); break;
+    case 'dataTypes': await client.types.update(jobId, body as Required<JobConfig>['dataTypes']); break;
+    case 'units': await client.units.update(jobId, body as Required<JobConfig>['units']); break;
+    case 'impute': await client.impute.update(jobId, body as Required<JobConfig>['impute']); break;
+    case 'pivot': await client.pivot.update(jobId, body as Required<JobConfig>['pivot']); break;
+    case 'rowDropping': await client.rowDropping.update(jobId, body as Required<JobConfig>['rowDropping']); break;
+    case 'text': await client.text.update(jobId, body as Required<JobConfig>['text']); break;
+  }
+}
+
+
