@@ -1,21 +1,25 @@
 /** Entry point: builds the program, runs it, maps errors to exit codes. The only place that exits. */
 import { CommanderError } from 'commander';
-import type { Deps } from './cli/deps.js';
+import { lazyClient, type Deps } from './cli/deps.js';
 import { systemIO } from './cli/io.js';
 import { DEFAULT_TIMEOUT_MS } from './cli/settings.js';
 import { buildProgram } from './cli/program.js';
-import { EXIT, ImportError } from './errors.js';
+import { EXIT, ImportError, JobFileError } from './errors.js';
 
 /** The real process's dependencies. */
 export function systemDeps(): Deps {
   const io = systemIO(process.env);
-  return {
+  const deps: Deps = {
     io,
     env: process.env,
     cwd: process.cwd(),
     now: () => new Date(),
     settings: { output: 'table', color: io.color, verbose: false, timeoutMs: DEFAULT_TIMEOUT_MS, insecure: false },
+    client: () => lazy(),
   };
+  // Built on first use from the settings the root command resolves; --help never loads undici.
+  const lazy = lazyClient(deps);
+  return deps;
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
@@ -42,6 +46,12 @@ export function reportError(error: unknown, deps: Deps): number {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
     // commander already printed its message.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (error instanceof JobFileError && error.problems.length > 1) {
+    // A job file gets every problem at once, so one edit fixes them all.
+    for (const p of error.problems) deps.io.stderr.write(`error: ${p.file}:${p.line}:${p.col}: ${p.message}\n`);
+    deps.io.stderr.write(`${error.problems.length} problems found.\n`);
+    return error.exitCode;
   }
   if (error instanceof ImportError) {
     if (error.message) deps.io.stderr.write(`error: ${error.message}\n`);

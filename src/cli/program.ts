@@ -5,6 +5,23 @@ import { resolveSettings, type GlobalFlags } from './settings.js';
 import { validateCommand } from './commands/validate.js';
 import { dryRunCommand } from './commands/dry-run.js';
 import { initCommand } from './commands/init.js';
+import { serveCommand } from './commands/serve.js';
+import { startCommand } from './commands/start.js';
+import { runCommand } from './commands/run.js';
+import { sheetCommand } from './commands/sheet.js';
+import { fieldsCommand } from './commands/fields.js';
+import { combiningCommand } from './commands/combining.js';
+import { typesCommand } from './commands/types.js';
+import { unitsCommand } from './commands/units.js';
+import { imputeCommand } from './commands/impute.js';
+import { pivotCommand } from './commands/pivot.js';
+import { rowDroppingCommand } from './commands/row-dropping.js';
+import { textCommand } from './commands/text.js';
+import { scriptsCommand } from './commands/scripts.js';
+import { configCommand } from './commands/config.js';
+import { planCommand } from './commands/plan.js';
+import { pullCommand } from './commands/pull.js';
+import { reviewCommand } from './commands/review.js';
 
 /** The package version, printed by --version. */
 export const VERSION = '0.1.0';
@@ -12,7 +29,7 @@ export const VERSION = '0.1.0';
 /** Builds the whole program; `deps.settings` is resolved before any action runs. */
 export function buildProgram(deps: Deps): Command {
   const program = new Command('import')
-    .description('Drive import jobs on the Data Import Job Service: start, configure, review and run them,\nfrom flags or a YAML job file, against the service or offline with the embedded engine.')
+    .description('Drive import jobs on the Data Import Job Service: start, configure, review and run them from flags or a YAML job file, against the service or offline with the embedded engine.')
     .version(VERSION, '-V, --version')
     .option('--base-url <url>', 'service root; /public/client-side/v1 is appended (env IMPORT_BASE_URL)')
     .option('--api-key <key>', 'API key sent as x-api-key (env IMPORT_API_KEY); never printed')
@@ -32,12 +49,25 @@ export function buildProgram(deps: Deps): Command {
     });
   program.hook('preAction', async (_root, action) => {
     const flags = action.optsWithGlobals() as GlobalFlags;
-    deps.settings = await resolveSettings(flags, deps.env, deps.io.color);
+    // `config set --profile new ...` creates the profile, so it need not exist yet.
+    const isConfig = action.parent?.name() === 'config';
+    deps.settings = await resolveSettings(flags, deps.env, deps.io.color, { allowUnknownProfile: isConfig });
   });
-  for (const make of [validateCommand, dryRunCommand, initCommand]) {
+  // The API commands first (start, run, one per resource, config), then the job-file commands.
+  for (const make of [
+    startCommand, runCommand, sheetCommand, fieldsCommand, combiningCommand, typesCommand, unitsCommand,
+    imputeCommand, pivotCommand, rowDroppingCommand, textCommand, scriptsCommand, configCommand,
+  ]) {
     program.addCommand(configure(make(deps), deps));
   }
-  return program;
+  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, serveCommand]) {
+    program.addCommand(configure(make(deps), deps));
+  }
+  return withExamples(program, [
+    'JOB=$(import start --pipeline customers --file customers.csv) && import fields get "$JOB"',
+    'import fields update "$JOB" --map "First Name=firstName" && import run "$JOB" --wait',
+    'import dry-run examples/customers/job.yaml',
+  ]);
 }
 
 /** Gives a subcommand (and its own subcommands) the root's error handling and output. */

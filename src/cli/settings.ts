@@ -26,6 +26,8 @@ export interface Settings {
   color: boolean;
   verbose: boolean;
   timeoutMs: number;
+  /** The timeout came from a flag, env or profile (not the default), so commands must not lengthen it. */
+  timeoutExplicit?: boolean;
   insecure: boolean;
 }
 
@@ -55,14 +57,17 @@ export async function readProfiles(env: NodeJS.ProcessEnv): Promise<{ profiles: 
 }
 
 /** Resolves flag > env > profile > default. */
-export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, ioColor: boolean): Promise<Settings> {
+export async function resolveSettings(
+  flags: GlobalFlags, env: NodeJS.ProcessEnv, ioColor: boolean, options: { allowUnknownProfile?: boolean } = {},
+): Promise<Settings> {
   const profileName = flags.profile ?? env.IMPORT_PROFILE;
   const needsProfile = profileName !== undefined || flags.baseUrl === undefined || flags.apiKey === undefined;
   let profile: Profile = {};
   if (needsProfile) {
     const { profiles, defaultProfile } = await readProfiles(env);
     const name = profileName ?? defaultProfile ?? 'default';
-    if (profileName !== undefined && !profiles[name]) {
+    // `import config set --profile new ...` creates the profile, so it may not exist yet.
+    if (profileName !== undefined && !profiles[name] && !options.allowUnknownProfile) {
       const known = Object.keys(profiles);
       throw new UsageError(`Profile "${name}" is not in ${configPath(env)}; ${known.length ? `known profiles: ${known.join(', ')}` : 'create it with `import config set --profile ' + name + ' base-url <url>`'}.`);
     }
@@ -82,6 +87,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     color: flags.color !== false && ioColor,
     verbose: Boolean(flags.verbose),
     timeoutMs,
+    timeoutExplicit: timeoutText !== undefined,
     insecure: Boolean(flags.insecure ?? profile.insecure),
   };
 }

@@ -1,6 +1,6 @@
 /** Runs the real CLI (`node bin/import.js`) in a child process, isolated from the user's config and env. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,9 +41,10 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
     const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, options.timeoutMs ?? 20_000);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('error', (e) => { clearTimeout(timer); rmSync(home, { recursive: true, force: true }); reject(e); });
     child.on('close', (code) => {
       clearTimeout(timer);
+      rmSync(home, { recursive: true, force: true });
       resolve({ stdout, stderr, exitCode: code, timedOut });
     });
     child.stdin.on('error', () => { /* the CLI may exit before reading stdin */ });

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { json, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
+import { KEY } from './reads.js';
+
+let server: RecordingServer;
+beforeAll(async () => { server = await startRecordingServer(); });
+afterAll(async () => { await server.close(); });
+beforeEach(() => {
+  server.reset();
+  server.on('POST /start', json({ jobId: 'J1' }));
+  server.on('POST /run/J1', json({ status: 'complete', rows: 3 }));
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'import-start-'));
+const csv = join(dir, 'customers.csv');
+writeFileSync(csv, 'First,Last\nAda,Lovelace\n');
+const rows = join(dir, 'rows.json');
+writeFileSync(rows, JSON.stringify([{ name: 'Ada' }, { name: 'Grace' }]));
+
+const cli = (args: string[], o: Parameters<typeof runCli>[1] = {}) => runCli([...args, '--base-url', server.url, '--api-key', KEY], { cwd: dir, ...o });
+const parts = () => Object.fromEntries(server.requests[0].parts!.map((p) => [p.name, p.filename !== undefined ? { filename: p.filename, type: p.contentType, data: p.data!.toString() } : p.value]));
+
+describe('import start', () => {
+  it('sends every flag as its form field and the file as the part "files"; prints only the id', async () => {
+    const res = await cli([
+      'start', '--pipeline', 'p1', '--name', 'Q3 customers', '--file', 'customers.csv', '--destination-file-name', 'out.csv',
+      '--use-full-data', '--use-variable-fields', '--script', 's1', '--script', 's2', '--webhook-url', 'https://hooks.example/start',
+      '--output-file-type', 'excel',
+    ]);
+    expect(res.stderr).toBe('');
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout).toBe('J1\n');
+    expect(server.requests).toHaveLength(1);
+    const req = server.requests[0];
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/public/client-side/v1/start');
+    expect(req.headers['x-api-key']).toBe(KEY);
+    expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(Number(req.headers['content-length'])).toBe(req.body.length);
+    expect(parts()).toEqual({
+      pipelineId: 'p1', jobName: 'Q3 customers', destinationFileName: 'out.csv', useFullData: 'true', useVariableFields: 'true',
+      scripts: '{"preColumnMapping":["s1","s2"]}', webhookUrl: 'https://hooks.example/start', outputFileType: 'excel',
+      files: { filename: 'customers.csv', type: 'text/csv', data: 'First,Last\nAda,Lovelace\n' },
+    });
+  });
+
+  it('sends several pipelines as a JSON array and a Google Sheets link with its sheet', async () => {
+    const res = await cli(['start', '--pipeline', 'p1', '--pipeline', 'p2', '--gs-url', 'https://docs.google.com/spreadsheets/d/X', '--gs-sheet', 'Sheet 1']);
+    expect(res.exitCode).toBe(0);
+    expect(parts()).toEqual({ pipelineId: '["p1","p2"]', gsUrl: 'https://docs.google.com/spreadsheets/d/X', gsSheetName: 'Sheet 1' });
+  });
+
+  it('sends --json-data as JSON text and prints {"jobId"} with -o json', async () => {
+    const res = await cli(['start', '--json-data', 'rows.json', '--output-file-type', 'csv', '-o', 'json']);
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout).toBe('{"jobId": "J1"}\n');
+    expect(parts()).toEqual({ jsonData: '[{"name":"Ada"},{"name":"Grace"}]' });
+  });
+
+  it('reads --json-data - from stdin', async () => {
+    const res = await cli(['start', '--json-data', '-'], { input: '[{"a":1}]' });
+    expect(res.exitCode).toBe(0);
+    expect(parts()).toEqual({ jsonData: '[{"a":1}]' });
+  });
+
+  it('accepts a bare JSON string or a plain-text id as the answer', async () => {
+    server.on('POST /start', json('J-str'), { body: 'J-text', headers: { 'content-type': 'text/plain' } });
+    expect((await cli(['start', '--file', 'customers.csv'])).stdout).toBe('J-str\n');
+    expect((await cli(['start', '--file', 'customers.csv'])).stdout).toBe('J-text\n');
+  });
+
+  it('is never retried: a 503 is one call and exit 1', async () => {
+    server.on('POST /start', { status: 503, body: { error: { message: 'try later' } } });
+    const res = await cli(['start', '--file', 'customers.csv']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toContain('try later');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  const usage: [string, string[], string, string?][] = [
+    ['no data input', ['start', '--pipeline', 'p1'], 'No data input: pass one of --file <path>, --gs-url <url> with --gs-sheet <name>, or --json-data <path|->.'],
+    ['two data inputs', ['start', '--file', 'customers.csv', '--json-data', 'rows.json'], 'A job takes exactly one data input, but --file and --json-data were given; keep one.'],
+    ['--gs-url without --gs-sheet', ['start', '--gs-url', 'https://docs.google.com/x'], '--gs-url needs --gs-sheet <name>: the sheet within the spreadsheet to import.'],
+    ['a missing file', ['start', '--file', 'nope.csv'], '--file nope.csv does not exist; check the path.'],
+    ['a folder', ['start', '--file', '.'], '--file . is a folder; pass the data file itself.'],
+    ['--json-data that is an object', ['start', '--json-data', '-'], '--json-data - (stdin) must be a JSON array of row objects, not an object.', '{"a":1}'],
+    ['--json-data with a non-object element', ['start', '--json-data', '-'], '--json-data - (stdin): element [1] is a string, not a row object; every element must be an object such as {"name": "Ada"}.', '[{"a":1},"b"]'],
+    ['--json-data that is not JSON', ['start', '--json-data', '-'], '--json-data - (stdin) is not valid JSON', 'nope'],
+    ['a bad --output-file-type', ['start', '--file', 'customers.csv', '--output-file-type', 'pdf'], '--output-file-type "pdf" is not supported; use csv or excel.'],
+  ];
+  for (const [name, args, message, input] of usage) {
+    it(`refuses ${name} with exit 2 before any request`, async () => {
+      const res = await cli(args, { input });
+      expect(res.exitCode).toBe(2);
+      expect(res.stderr.startsWith(`error: ${message}`)).toBe(true);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stdout).toBe('');
+      expect(server.requests).toHaveLength(0);
+    });
+  }
+
+  it('names the file in --json-data errors', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '[1]');
+    const res = await cli(['start', '--json-data', 'bad.json']);
+    expect(res.stderr).toBe('error: --json-data bad.json: element [0] is a number, not a row object; every element must be an object such as {"name": "Ada"}.\n');
+  });
+});
+
+describe('import run <jobId>', () => {
+  it('sends {} when no option is given and prints the answer', async () => {
+    const res = await cli(['run', 'J1']);
+    expect(res.exitCode).toBe(0);
+    const [req] = server.requests;
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/public/client-side/v1/run/J1');
+    expect(req.headers['x-api-key']).toBe(KEY);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.json).toEqual({});
+    expect(res.stdout).toContain('complete');
+    expect(res.stderr).toBe('Job J1 is running.\n');
+  });
+
+  it('sends returnWhenComplete for --wait and the webhook URL', async () => {
+    const res = await cli(['run', 'J1', '--wait', '--webhook-url', 'https://hooks.example/run', '-o', 'json']);
+    expect(res.exitCode).toBe(0);
+    expect(server.requests[0].json).toEqual({ webhookUrl: 'https://hooks.example/run', returnWhenComplete: true });
+    expect(JSON.parse(res.stdout)).toEqual({ status: 'complete', rows: 3 });
+  });
+
+  it('is never retried: a 503 is one call and exit 1', async () => {
+    server.on('POST /run/J1', { status: 503 });
+    const res = await cli(['run', 'J1', '--wait']);
+    expect(res.exitCode).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('exits 1 when the answer says the job failed', async () => {
+    server.on('POST /run/J1', json({ status: 'failed', error: { message: 'pipeline rejected 3 rows' } }));
+    const res = await cli(['run', 'J1', '--wait']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toContain('Job J1 failed: pipeline rejected 3 rows.');
+  });
+
+  it('exits 4 for an unknown job', async () => {
+    server.on('POST /run/nope', { status: 404, body: { error: { code: 'NOT_FOUND', message: 'unknown job' } } });
+    const res = await cli(['run', 'nope']);
+    expect(res.exitCode).toBe(4);
+    expect(res.stderr).toContain('unknown job');
+  });
+
+  it('refuses job-file options with a job id (exit 2)', async () => {
+    const res = await cli(['run', 'J1', '--dry-run']);
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain('--dry-run applies to a job file');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('treats a .yaml argument as a job file, not a job id', async () => {
+    const res = await cli(['run', 'missing-job.yaml']);
+    expect(res.exitCode).toBe(2);
+    // Either the job-file runner reports the missing file, or this build has no job-file runner yet.
+    expect(res.stderr).toMatch(/missing-job\.yaml|job files are not supported yet/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
