@@ -1,0 +1,157 @@
+/** `import serve`: the whole Data Import Job Service, locally, over real HTTP (src/emulator). */
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import type { Deps } from '../deps.js';
+import { withExamples } from '../program.js';
+import { UsageError } from '../../errors.js';
+
+/** Options of `import serve`. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir?: string;
+  schema?: string;
+  scriptsDir?: string;
+  apiKeys: string[];
+  maxUpload: number;
+  webhookAttempts: number;
+  webhookBackoffMs: number;
+  workerMemoryMb: number;
+}
+
+/** Resolves when the process is asked to stop (SIGINT or SIGTERM), which then no longer ends it at once. */
+export function stopSignal(): Promise<NodeJS.Signals> {
+  // While serving, Ctrl-C means "stop cleanly" (exit 0), not main's "interrupted" (exit 130).
+  const saved = process.rawListeners('SIGINT') as ((...args: unknown[]) => void)[];
+  process.removeAllListeners('SIGINT');
+  return new Promise((done) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      for (const listener of saved) process.on('SIGINT', listener);
+      done(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** Starts the service, prints its URL on stdout, serves until `until` resolves (default: SIGINT/SIGTERM), then stops cleanly. */
+export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise<unknown> = stopSignal): Promise<void> {
+  let schemas;
+  if (opts.schema) {
+    const { loadSchemas } = await import('../../jobfile/schema-file.js');
+    schemas = await loadSchemas(resolve(deps.cwd, opts.schema), deps.env);
+  }
+  const { startServer, scriptModules } = await import('../../emulator/server.js');
+  const scriptsDir = opts.scriptsDir ? resolve(deps.cwd, opts.scriptsDir) : undefined;
+  if (scriptsDir) {
+    try { await scriptModules(scriptsDir); } catch (e) {
+      throw new UsageError(`Cannot read the scripts folder ${scriptsDir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass a folder of <id>.mjs modules to --scripts.`);
+    }
+  }
+  let running;
+  try {
+    running = await startServer({
+      host: opts.host,
+      port: opts.port,
+      dataDir: opts.dataDir ? resolve(deps.cwd, opts.dataDir) : undefined,
+      schemas,
+      scriptsDir,
+      apiKeys: opts.apiKeys,
+      maxUpload: opts.maxUpload,
+      webhookRetry: { attempts: opts.webhookAttempts, baseDelayMs: opts.webhookBackoffMs },
+      executor: { workerMemoryMb: opts.workerMemoryMb },
+      log: (line) => deps.io.stderr.write(line + '\n'),
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use; pass another with --port (0 picks a free one).`);
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code}); choose another --host or --port.`);
+    throw e;
+  }
+  const stopped = until();
+  const pipelines = schemas ? [...schemas.keys()] : [];
+  deps.io.status(`Data dir: ${running.dataDir}${running.isTemporary ? ' (temporary: pass --data-dir to keep jobs across restarts)' : ''}`);
+  deps.io.status(`Pipelines: ${pipelines.length ? pipelines.join(', ') : '(none: every pipelineId gets identity suggestions; pass --schema)'}`);
+  if (running.loaded.jobs) deps.io.status(`Loaded ${running.loaded.jobs} job(s)${running.loaded.resumed.length ? `; running again: ${running.loaded.resumed.join(', ')}` : ''}`);
+  if (opts.apiKeys.length === 0) deps.io.warn('no --api-key given: any x-api-key is accepted. Fine on your machine; give --api-key before exposing the port.');
+  if (!isLoopback(opts.host)) deps.io.warn(`listening on ${opts.host}, reachable from other machines; jobs and their data are served over plain HTTP.`);
+  // Last, and alone on stdout: scripts and tests wait for this line (with --port 0 it holds the port picked).
+  deps.io.out(`Listening on ${running.url}`);
+  const signal = await stopped;
+  deps.io.status(`${typeof signal === 'string' ? signal : 'Stop'} received: stopping (running jobs run again on the next start with this data dir)`);
+  await running.close();
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** Parses a size such as `2G`, `500M`, `1048576` into bytes. */
+export function parseSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(text);
+  if (!m) throw new UsageError(`Size "${text}" is not a size; write e.g. 500M, 2G or a number of bytes.`);
+  const power = ['', 'k', 'm', 'g', 't'].indexOf(m[2].toLowerCase());
+  return Math.floor(Number(m[1]) * 1024 ** power);
+}
+
+function positiveInt(name: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} "${text}" must be a whole number of at least ${min}.`);
+  return n;
+}
+
+/**
+ * Every `--api-key` value on the command line. The root program also has `--api-key` (the
+ * client's key) and commander gives it the option wherever it is written, keeping one value;
+ * `serve` takes several, so it reads them from the raw arguments.
+ */
+export function apiKeysFromArgs(args: string[]): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') break;
+    if (arg === '--api-key' && i + 1 < args.length) keys.push(args[++i]);
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+  }
+  return keys.filter((k) => k !== '');
+}
+
+/** The `serve` command. */
+export function serveCommand(deps: Deps, run = serve): Command {
+  const command = new Command('serve')
+    .description('run the Data Import Job Service locally over HTTP, backed by the embedded engine (offline work, CI)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: a free port)', '8787')
+    .option('--data-dir <dir>', 'where jobs, uploads and outputs are kept (default: a new temporary folder)')
+    .option('--schema <file-or-dir>', 'pipelines: a YAML schema file, or a folder of them (id + a job file\'s schema keys)')
+    .option('--scripts <dir>', 'script modules: <dir>/<id>.mjs is the script <id> a job may name at start')
+    .option('--api-key <key>', 'accepted x-api-key (repeatable); without it any key is accepted')
+    .option('--max-upload <size>', 'largest upload, e.g. 500M or 2G (413 beyond)', '2G')
+    .option('--webhook-attempts <n>', 'tries per webhook delivery', '5')
+    .option('--webhook-backoff <ms>', 'wait before the first retry; doubles with each retry', '1000')
+    .option('--worker-memory <MiB>', 'heap limit of each engine worker thread', '1024')
+    .action(async (o: { host: string; port: string; dataDir?: string; schema?: string; scripts?: string; maxUpload: string; webhookAttempts: string; webhookBackoff: string; workerMemory: string }, cmd: Command) => {
+      const port = Number(o.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Port "${o.port}" is not a port number (0 to 65535).`);
+      const root = cmd.parent as (Command & { rawArgs?: string[] }) | null;
+      await run({
+        host: o.host,
+        port,
+        dataDir: o.dataDir,
+        schema: o.schema,
+        scriptsDir: o.scripts,
+        apiKeys: apiKeysFromArgs(root?.rawArgs?.slice(2) ?? []),
+        maxUpload: parseSize(o.maxUpload),
+        webhookAttempts: positiveInt('--webhook-attempts', o.webhookAttempts, 1),
+        webhookBackoffMs: positiveInt('--webhook-backoff', o.webhookBackoff, 0),
+        workerMemoryMb: positiveInt('--worker-memory', o.workerMemory, 64),
+      }, deps);
+    });
+  return withExamples(command, [
+    'import serve --port 8787 --data-dir ./.import-serve --schema examples/customers/schema.yaml',
+    'curl -s -F files=@examples/customers/customers.csv -F pipelineId=pl_customers http://127.0.0.1:8787/public/client-side/v1/start',
+    'import serve --port 0 --api-key ci-secret   # prints the URL with the port it picked',
+  ]);
+}

@@ -1,0 +1,233 @@
+/**
+ * The HTTP layer of `import serve`: node:http + busboy. Chosen for the fewest moving parts: no
+ * framework start-up or plugin layer, uploads streamed by busboy straight to disk, and the whole
+ * request path (auth, routing, errors, logging) readable in this one file.
+ *
+ * Auth: with API keys configured, every call needs a matching `x-api-key` (401 otherwise);
+ * without, any key (or none) is accepted. Every request gets one log line (method, path,
+ * status, milliseconds) on the log; the key is never logged.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { PipelineSchema } from '../contract/index.js';
+import { createExecutor, type ExecutorOptions } from './executor.js';
+import { HttpError } from './http-error.js';
+import { JobService } from './jobs.js';
+import { matchRoute, readJson } from './routes.js';
+import { JobStore } from './store.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './webhooks.js';
+
+/** Default upload limit: generous for local files (2 GiB). */
+export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
+
+/** Options of `startServer`. */
+export interface ServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Where jobs and outputs live; a new temporary folder when not given. */
+  dataDir?: string;
+  /** Pipelines by id. */
+  schemas?: Map<string, PipelineSchema>;
+  /** Folder of script modules: `<id>.mjs` (or `.js`) is script `<id>`. */
+  scriptsDir?: string;
+  /** Accepted `x-api-key` values; empty: any key is accepted. */
+  apiKeys?: string[];
+  maxUpload?: number;
+  webhookRetry?: Partial<RetryPolicy>;
+  executor?: ExecutorOptions;
+  maxConcurrentRuns?: number;
+  /** Where log lines go (one per request, plus job and webhook events); default stderr. */
+  log?: (line: string) => void;
+}
+
+/** A running local service. */
+export interface RunningServer {
+  /** Base URL of the service root, e.g. `http://127.0.0.1:8787` (the seed's paths go under it). */
+  url: string;
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Whether the data dir is a temporary folder made for this run. */
+  isTemporary: boolean;
+  /** Jobs loaded from the data dir, and those being run again after an interruption. */
+  loaded: { jobs: number; resumed: string[]; skipped: string[] };
+  executorMode: 'worker' | 'inline';
+  jobs: JobService;
+  server: Server;
+  /** Stops accepting, ends in-flight work quickly (running jobs run again on restart), flushes state. */
+  close(): Promise<void>;
+}
+
+/** Maps `<id>.mjs` / `<id>.js` files of a folder to script ids. */
+export async function scriptModules(dir: string): Promise<Map<string, string>> {
+  const scripts = new Map<string, string>();
+  for (const name of (await readdir(dir)).sort()) {
+    const ext = extname(name);
+    if (ext !== '.mjs' && ext !== '.js') continue;
+    const id = name.slice(0, -ext.length);
+    if (!scripts.has(id)) scripts.set(id, resolve(dir, name));
+  }
+  return scripts;
+}
+
+/** The URL form of a host (IPv6 in brackets). */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the service; resolves once it listens. */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => { process.stderr.write(line + '\n'); });
+  const isTemporary = !options.dataDir;
+  const dataDir = options.dataDir ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'import-serve-'));
+  const store = new JobStore(dataDir);
+  const opened = await store.open();
+  for (const s of opened.skipped) log(`warning: skipped an unreadable job: ${s}`);
+  const executor = createExecutor(options.executor);
+  const jobs = new JobService({
+    store,
+    executor,
+    schemas: options.schemas ?? new Map(),
+    scripts: options.scriptsDir ? await scriptModules(options.scriptsDir) : new Map(),
+    maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
+    webhookRetry: { ...DEFAULT_RETRY, ...options.webhookRetry },
+    maxConcurrentRuns: options.maxConcurrentRuns ?? 8,
+    log,
+  });
+  const keys = (options.apiKeys ?? []).map((k) => Buffer.from(k));
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let inFlight = 0;
+  const startedAt = Date.now();
+
+  const isAuthorized = (req: IncomingMessage): boolean => {
+    if (keys.length === 0) return true;
+    const given = req.headers['x-api-key'];
+    if (typeof given !== 'string') return false;
+    const buffer = Buffer.from(given);
+    // Constant-time comparison, so the key cannot be guessed from response times.
+    return keys.some((k) => k.length === buffer.length && timingSafeEqual(k, buffer));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    let pathname = '/';
+    inFlight++;
+    res.on('close', () => {
+      inFlight--;
+      log(`${method} ${pathname} ${res.headersSent ? res.statusCode : '-'}${res.writableFinished ? '' : ' (aborted)'} ${Math.round(performance.now() - started)}ms`);
+    });
+    try {
+      pathname = new URL(req.url ?? '/', 'http://local').pathname;
+      if (method === 'GET' && pathname === '/healthz') {
+        // Not in the seed: a readiness probe for scripts and CI, with the event loop's health.
+        send(res, 200, {
+          ok: true, ...jobs.counts(), uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), executor: executor.mode,
+          eventLoopDelayMs: { max: round(loop.max / 1e6), p99: round(loop.percentile(99) / 1e6), mean: round(loop.mean / 1e6) },
+          memoryMiB: { rss: round(process.memoryUsage.rss() / 2 ** 20), peakRss: round(process.resourceUsage().maxRSS / 1024) },
+        });
+        if (new URL(req.url ?? '/', 'http://local').searchParams.has('reset')) loop.reset();
+        return;
+      }
+      if (!isAuthorized(req)) {
+        throw new HttpError(401, 'unauthorized', req.headers['x-api-key'] === undefined
+          ? 'The x-api-key header is missing; send the key this service was started with (--api-key).'
+          : 'The x-api-key header does not match any key of this service.');
+      }
+      const local = /^\/local\/jobs\/([^/]+)\/?$/.exec(pathname);
+      if (local && method === 'GET') {
+        // Not in the seed: a job's state, for polling after `run` without returnWhenComplete.
+        send(res, 200, jobs.status(decodeURIComponent(local[1])));
+        return;
+      }
+      const { route, jobId } = matchRoute(method, pathname);
+      const answer = await route.handle({ req, jobs, jobId, json: () => readJson(req) });
+      send(res, answer.status, answer.body);
+    } catch (error) {
+      sendError(req, res, error, log);
+    }
+  };
+
+  const server = createServer((req, res) => { void handle(req, res); });
+  // Large uploads may take longer than Node's default request time-out.
+  server.requestTimeout = 0;
+  server.on('clientError', (error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"invalid_body","message":"malformed HTTP request"}}');
+    else socket.destroy();
+    void error;
+  });
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => { server.off('error', fail); ready(); });
+  });
+  const address = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  const resumed = jobs.resumeInterrupted();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      server.close();
+      server.closeIdleConnections();
+      // Running jobs stop here (and run again on restart); waiting `run` calls are answered 503.
+      await jobs.close();
+      const deadline = Date.now() + 1000;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      server.closeAllConnections();
+      loop.disable();
+    })();
+    return closing;
+  };
+
+  return {
+    url: `http://${urlHost(host)}:${address.port}`,
+    host,
+    port: address.port,
+    dataDir,
+    isTemporary,
+    loaded: { jobs: opened.loaded, resumed, skipped: opened.skipped },
+    executorMode: executor.mode,
+    jobs,
+    server,
+    close,
+  };
+}
+
+function round(x: number): number {
+  return Number.isFinite(x) ? Math.round(x * 10) / 10 : 0;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) { res.end(); return; }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Answers an error as `{"error": {"code", "message"}}`; anything not an HttpError is a 500, logged with its stack. */
+function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, log: (line: string) => void): void {
+  let status = 500;
+  let body: Record<string, unknown>;
+  let headers: Record<string, string> = {};
+  if (error instanceof HttpError) {
+    status = error.status;
+    body = { error: { code: error.code, message: error.message }, ...error.extra };
+    headers = { ...error.headers };
+  } else {
+    log(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+    body = { error: { code: 'internal', message: `Internal error of the local service: ${(error as Error)?.message ?? String(error)}` } };
+  }
+  if (!req.complete) {
+    // The body was refused unread (401 or 413 on an upload): read and discard the rest, so the
+    // client, still sending, gets this answer instead of a broken pipe (undici and curl both wait).
+    req.resume();
+  }
+  send(res, status, body, headers);
+}
