@@ -3,6 +3,7 @@
  * `missingValues` drops a row where any listed field is missing; `duplicateValues` drops a row
  * whose listed fields' values were seen before (the first stays).
  */
+import { NumberSet } from '../number-set.js';
 import { ROW_DROPPING_METHODS, type RowDroppingMethod, type RowDroppingRule } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
@@ -79,7 +80,7 @@ function validate(config: EngineConfig): LabelledRule[] {
  * stores numbers unboxed; several fields keep one tuple key per distinct row.
  */
 class SeenValues {
-  private readonly numbers = new Set<number>();
+  private readonly numbers = new NumberSet();
   private readonly strings = new Set<string>();
   private hasMissing = false;
 
@@ -89,7 +90,7 @@ class SeenValues {
   isRepeat(row: Row): boolean {
     if (this.indices.length > 1) return this.isRepeatIn(this.strings, tupleKey(row, this.indices));
     const v = row[this.indices[0]];
-    if (typeof v === 'number') return this.isRepeatIn(this.numbers, v);
+    if (typeof v === 'number') return !this.numbers.add(v);
     if (v === null || v === undefined || isMissing(v)) {
       if (this.hasMissing) return true;
       this.hasMissing = true;

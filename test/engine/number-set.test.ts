@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { NumberSet } from '../../src/engine/number-set.js';
+
+describe('NumberSet', () => {
+  it('answers like a Set for integers, fractions, negatives, zero and NaN across growth', () => {
+    const ours = new NumberSet(4);
+    const reference = new Set<number>();
+    let seed = 7;
+    const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed; };
+    for (let i = 0; i < 50_000; i++) {
+      const r = next();
+      const v = r % 5 === 0 ? (r % 1000) / 8 : r % 7 === 0 ? -(r % 3000) : r % 11 === 0 ? NaN : r % 20000;
+      expect(ours.add(v)).toBe(!reference.has(v));
+      reference.add(v);
+    }
+    expect(ours.size).toBe(reference.size);
+    for (const v of reference) expect(ours.has(v)).toBe(true);
+    expect(ours.has(123456789.5)).toBe(false);
+  });
+
+  it('treats -0 and 0 as one value', () => {
+    const s = new NumberSet();
+    expect(s.add(0)).toBe(true);
+    expect(s.add(-0)).toBe(false);
+  });
+});
