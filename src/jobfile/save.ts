@@ -1,0 +1,212 @@
+/**
+ * Writing review choices back into a job file (`import review --save`), keeping every byte that
+ * does not change. yaml's Document API finds each node and its source range; the text is then
+ * edited only there, because `Document.toString()` re-renders the whole file (flow spacing,
+ * comment alignment, line folding) and would rewrite lines nobody touched.
+ */
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from 'yaml';
+import { writeAtomic } from '../engine/write/atomic.js';
+import { UsageError } from '../errors.js';
+import { sameValue } from './translate.js';
+import type { JobFileConfig } from './types.js';
+
+/** `config` members whose value is a map of name -> value, set key by key. Others are set whole. */
+const KEYED_SECTIONS = ['mapping', 'combining', 'dataTypes', 'units', 'impute'] as const;
+const WHOLE_SECTIONS = ['sheet', 'allowColumnCombining', 'pivot', 'rowDropping', 'text'] as const;
+
+/**
+ * Writes the choices into the job file at `path` (atomically: temp file + rename, same mode):
+ * each key of `config.mapping`, `config.dataTypes`, `config.impute` (and the other keyed
+ * sections) is changed in place when it differs, added at the end of its map when new;
+ * `config` and its sections are created at the end of their parent when missing. Nothing
+ * is written when the file already says all of it.
+ */
+export async function saveChoices(path: string, choices: JobFileConfig): Promise<void> {
+  let before: string;
+  try {
+    before = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
+  }
+  const after = applyChoices(before, choices, path);
+  if (after === before) return;
+  const { mode } = await stat(path);
+  await writeAtomic(path, async (temp) => {
+    await writeFile(temp, after, 'utf8');
+    // writeFile's mode is cut by the umask; keep exactly the job file's permissions.
+    await chmod(temp, mode & 0o7777);
+  });
+}
+
+/** The job file text with the choices written in (pure; `where` names the file in errors). */
+export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file'): string {
+  const leaves: { path: string[]; value: unknown }[] = [];
+  for (const section of WHOLE_SECTIONS) {
+    if (choices[section] !== undefined) leaves.push({ path: ['config', section], value: plain(choices[section]) });
+  }
+  for (const section of KEYED_SECTIONS) {
+    for (const [key, value] of Object.entries(choices[section] ?? {})) leaves.push({ path: ['config', section, key], value: plain(value) });
+  }
+  // Sections in the order a job file lists them, so a new `config` block reads naturally.
+  const order = ['sheet', 'mapping', 'allowColumnCombining', 'combining', 'dataTypes', 'units', 'impute', 'pivot', 'rowDropping', 'text'];
+  leaves.sort((a, b) => order.indexOf(a.path[1]) - order.indexOf(b.path[1]));
+
+  let out = text;
+  // One leaf at a time, parsing again after each edit: every edit sees true ranges.
+  for (const leaf of leaves) out = setPath(out, leaf.path, leaf.value, where);
+
+  const check = parseDocument(out);
+  for (const leaf of leaves) {
+    const got = check.getIn(leaf.path);
+    const value = got !== null && typeof got === 'object' && 'toJSON' in got ? (got as Node).toJSON() : got;
+    if (check.errors.length || !sameValue(value, leaf.value)) {
+      throw new Error(`saving ${leaf.path.join('.')} into ${where} produced ${check.errors[0]?.message ?? JSON.stringify(value)}`);
+    }
+  }
+  return out;
+}
+
+/** Sets one path (`['config', 'mapping', 'Tel']`) in the text, touching only the bytes that must change. */
+function setPath(text: string, path: string[], value: unknown, where: string): string {
+  const doc = parseDocument(text);
+  if (doc.errors.length) throw new UsageError(`${where} is not valid YAML (${doc.errors[0].message}); fix it and save again.`);
+  const nl = text.includes('\r\n') ? '\r\n' : '\n';
+  const unit = indentUnit(doc.contents, text);
+  let node: unknown = doc.contents;
+  for (let i = 0; i < path.length; i++) {
+    if (!isMap(node)) {
+      throw new UsageError(`${path.slice(0, i).join('.') || 'The top level'} in ${where} is not a mapping, so ${path.join('.')} cannot be saved there; fix the file.`);
+    }
+    const map: YAMLMap = node;
+    const pair = map.items.find((p) => keyOf(p) === path[i]);
+    const rest = nest(path.slice(i + 1), value);
+    if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
+    const child = pair.value as Node | null;
+    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl);
+    if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
+    node = child;
+  }
+  return text;
+}
+
+/** A key's text, when it is a scalar. */
+function keyOf(pair: Pair): string | undefined {
+  return isScalar(pair.key) ? String(pair.key.value) : undefined;
+}
+
+/** `{a: {b: value}}` for `['a', 'b']`. */
+function nest(path: string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+}
+
+/** Adds `key: value` as the last member of a map (block or flow). `depth` levels of `value` are written as block maps. */
+function insertPair(text: string, map: YAMLMap, key: string, value: unknown, depth: number, unit: number, nl: string): string {
+  const range = map.range!;
+  if (map.flow) {
+    const last = map.items[map.items.length - 1];
+    if (!last) {
+      const close = text.lastIndexOf('}', range[1] - 1);
+      return splice(text, close, close, `${flowText(key)}: ${flowText(value)}`);
+    }
+    // Right after the last member, so the spacing before the closing brace stays as it was.
+    const end = ((last.value as Node | null)?.range ?? (last.key as Node).range!)[1];
+    return splice(text, end, end, `, ${flowText(key)}: ${flowText(value)}`);
+  }
+  const last = map.items[map.items.length - 1];
+  const indent = last ? columnOf(text, (last.key as Node).range![0]) : 0;
+  let end = last ? Math.max(((last.value as Node | null)?.range ?? (last.key as Node).range!)[2], (last.key as Node).range![2]) : range[1];
+  // After the last member's line (its trailing comment stays with it).
+  if (text[end - 1] !== '\n') {
+    const lineEnd = text.indexOf('\n', end);
+    end = lineEnd === -1 ? text.length : lineEnd + 1;
+  }
+  const lead = end === text.length && text.length > 0 && !text.endsWith('\n') ? nl : '';
+  return splice(text, end, end, lead + blockPair(key, value, indent, depth, unit, nl).join(''));
+}
+
+/** Replaces a member's value; unchanged values keep their bytes. */
+function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string): string {
+  const node = pair.value as Node | null;
+  if (node === null || !node.range) {
+    const colon = text.indexOf(':', (pair.key as Node).range![1]);
+    return splice(text, colon + 1, colon + 1, ` ${flowText(value)}`);
+  }
+  if (sameValue(node.toJSON(), value)) return text;
+  const [start, end] = node.range;
+  if ((isMap(node) || isSeq(node)) && !node.flow) {
+    // A block value stays a block, at its own indentation.
+    const indent = columnOf(text, start);
+    const lines = isObject(value) && Object.keys(value).length
+      ? Object.entries(value).flatMap(([k, v]) => blockPair(k, v, indent, 0, unit, nl))
+      : [flowText(value) + nl];
+    const body = lines.join('').slice(indent);
+    return splice(text, start, end, text.slice(start, end).endsWith('\n') ? body : body.slice(0, -nl.length));
+  }
+  // A scalar or a flow collection: the new value in flow style, in the same place.
+  const space = start === end && text[start - 1] === ':' ? ' ' : '';
+  return splice(text, start, end, space + flowText(value));
+}
+
+/** `key:` with no value (or null) becoming a map: the members go on the lines below; a comment stays on the key's line. */
+function fillNull(text: string, pair: Pair, value: unknown, depth: number, unit: number, nl: string): string {
+  const keyRange = (pair.key as Node).range!;
+  const colon = text.indexOf(':', keyRange[1]);
+  const lineEnd = text.indexOf('\n', colon);
+  const at = lineEnd === -1 ? text.length : lineEnd + 1;
+  const indent = columnOf(text, keyRange[0]) + unit;
+  const lines = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => blockPair(k, v, indent, depth, unit, nl));
+  let out = splice(text, at, at, (lineEnd === -1 ? nl : '') + lines.join(''));
+  // An explicit `null` or `~` goes; the space and any comment after it stay.
+  const node = pair.value as Node | null;
+  if (node?.range && node.range[1] > node.range[0] && node.range[0] > colon) {
+    const token = text.slice(node.range[0], node.range[1]).trimEnd();
+    if (token !== '' && !token.startsWith('#')) out = splice(out, node.range[0], node.range[0] + token.length, '');
+  }
+  return out;
+}
+
+/** Lines of `key: value` at `indent`; the first `depth` levels of object values as nested block maps, deeper ones in flow style. */
+function blockPair(key: string, value: unknown, indent: number, depth: number, unit: number, nl: string): string[] {
+  const pad = ' '.repeat(indent);
+  if (depth > 0 && isObject(value) && Object.keys(value).length) {
+    return [`${pad}${flowText(key)}:${nl}`, ...Object.entries(value).flatMap(([k, v]) => blockPair(k, v, indent + unit, depth - 1, unit, nl))];
+  }
+  return [`${pad}${flowText(key)}: ${flowText(value)}${nl}`];
+}
+
+/** A value on one line: plain when YAML allows, quoted otherwise; collections as `{a: 1}` / `[a, b]`. */
+function flowText(value: unknown): string {
+  return stringify(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0, blockQuote: false }).trimEnd();
+}
+
+/** The indentation step of the file: how far the first block map under the top level is indented (2 if none). */
+function indentUnit(root: unknown, text: string): number {
+  if (isMap(root)) {
+    for (const pair of root.items) {
+      const child = pair.value as Node | null;
+      if (isMap(child) && !child.flow && child.items.length) {
+        const column = columnOf(text, (child.items[0].key as Node).range![0]);
+        if (column > 0) return column;
+      }
+    }
+  }
+  return 2;
+}
+
+function columnOf(text: string, offset: number): number {
+  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
+}
+
+function splice(text: string, start: number, end: number, insert: string): string {
+  return text.slice(0, start) + insert + text.slice(end);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The value as YAML would read it back: undefined members dropped. */
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}

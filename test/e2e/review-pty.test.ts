@@ -1,0 +1,191 @@
+/**
+ * `import review` as a person runs it: the real CLI (`node bin/import.js`, needs `npm run build`)
+ * in a pseudo-terminal made by util-linux `script`, answered with keystrokes. Each keystroke is
+ * sent only once the prompt it answers is on screen.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../support/cli.js';
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', ctrlC: '\u0003' };
+
+// Comments everywhere, aligned and not, a flow map over two lines: all of it must survive --save.
+const JOB = `# Customers, reviewed by hand.   Try: import review job.yaml --dry-run --save
+version: 1
+name: customers-review   # shown in the service's UI
+input:
+  file: ./customers.csv
+config:
+  mapping:
+    First:    full_name   # first half of the name
+    Last: full_name       # second half
+  allowColumnCombining: true
+  # Signup Date (0.68) and Customer ID (0.8) are under the bar below.
+review:
+  minConfidence: 0.9
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, phone]
+  optionalFields: [phone]
+  fieldDataTypes: {id: number, full_name: rich_text, email: rich_text, amount: number,
+                   country: category, created_at: date_time, phone: rich_text}
+`;
+
+function stripAnsi(text: string): string {
+  // CSI sequences (cursor moves, erases, colours) and the rest of ESC sequences.
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b[@-Z\\-_]/g, '');
+}
+
+/** The CLI in a pseudo-terminal: `waitFor` text (in order), then `send` keys. */
+class Terminal {
+  private raw = '';
+  private cursor = 0;
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcessWithoutNullStreams;
+
+  constructor(args: string[], cwd: string) {
+    const home = join(cwd, '.home');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('IMPORT_') && k !== 'CI' && k !== 'FORCE_COLOR') env[k] = v;
+    Object.assign(env, { NO_COLOR: '1', TERM: 'xterm', HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+    // -q quiet, -f flush at once, -e exit with the child's code, -c the command; no typescript file.
+    this.child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.setEncoding('utf8').on('data', (d: string) => { this.raw += d; });
+    this.child.stderr.setEncoding('utf8').on('data', (d: string) => { this.raw += d; });
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  /** Everything shown so far, without escape sequences. */
+  text(): string {
+    return stripAnsi(this.raw);
+  }
+
+  /** Resolves once `expected` appears after the previous match. */
+  async waitFor(expected: string, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const at = this.text().indexOf(expected, this.cursor);
+      if (at !== -1) { this.cursor = at + expected.length; return; }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(expected)}; the screen so far:\n${this.text()}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Sends keys, a moment after the prompt rendered (it reads keys from then on). */
+  async send(keys: string): Promise<void> {
+    await new Promise((r) => setTimeout(r, 60));
+    this.child.stdin.write(keys);
+  }
+
+  /** Answers a prompt: wait for its text, then press the keys. */
+  async answer(prompt: string, ...keys: string[]): Promise<void> {
+    await this.waitFor(prompt);
+    for (const key of keys) await this.send(key);
+  }
+
+  /** The exit code, killing the session if it does not end in time. */
+  async exitCode(timeoutMs = 20_000): Promise<number | null> {
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    this.child.stdin.end();
+    return code;
+  }
+}
+
+async function jobDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
+  await copyFile(join(ROOT, 'examples', 'customers', 'customers.csv'), join(dir, 'customers.csv'));
+  await writeFile(join(dir, 'job.yaml'), JOB);
+  return dir;
+}
+
+describe.skipIf(!hasScript)('import review in a terminal', () => {
+  it('walks the columns with arrow keys, Enter and a typed search, and saves the job file keeping its comments', async () => {
+    const dir = await jobDir();
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+
+    await term.waitFor('Column 1 of 9: Internal Notes');
+    await term.answer('? Map "Internal Notes" to', KEY.enter); // Leave unmapped (no suggestion)
+    await term.waitFor('suggested:  created_at (confidence 0.68)');
+    await term.answer('? Map "Signup Date" to', KEY.enter); // Accept created_at
+    await term.answer('? Map "Customer ID" to', KEY.enter); // Accept id
+    await term.answer('? Map "E-mail Address" to', KEY.enter); // Accept email
+    await term.answer('? Map "Tel" to', KEY.down, KEY.enter); // Choose another field…
+    await term.answer('? Field for "Tel" (type to filter)', 'pho');
+    await term.answer('❯ phone (optional; suggested 0.99)', KEY.enter);
+    await term.answer('? Map "Amount" to', KEY.enter);
+    await term.answer('? Map "Country" to', KEY.down, KEY.down, KEY.enter); // Leave unmapped
+    await term.answer('? Map "First" to', KEY.enter); // Keep full_name (pinned)
+    await term.answer('? Map "Last" to', KEY.enter);
+    await term.answer('? Data type of "full_name" (from First, Last)', KEY.enter); // rich_text, expected
+    await term.answer('? Data type of "amount" (from Amount)', KEY.enter); // number (suggested, 0.88)
+    await term.waitFor('Your choices (+ newly pinned, ~ changed) for job.yaml:');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+
+    expect(await term.exitCode()).toBe(0);
+    expect(term.text()).toContain('Saved 9 choices to job.yaml.');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`# Customers, reviewed by hand.   Try: import review job.yaml --dry-run --save
+version: 1
+name: customers-review   # shown in the service's UI
+input:
+  file: ./customers.csv
+config:
+  mapping:
+    First:    full_name   # first half of the name
+    Last: full_name       # second half
+    Internal Notes: null
+    Signup Date: created_at
+    Customer ID: id
+    E-mail Address: email
+    Tel: phone
+    Amount: amount
+    Country: null
+  allowColumnCombining: true
+  dataTypes:
+    full_name: rich_text
+    amount: number
+  # Signup Date (0.68) and Customer ID (0.8) are under the bar below.
+review:
+  minConfidence: 0.9
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, phone]
+  optionalFields: [phone]
+  fieldDataTypes: {id: number, full_name: rich_text, email: rich_text, amount: number,
+                   country: category, created_at: date_time, phone: rich_text}
+`);
+    // No temp file left beside it.
+    expect((await readdir(dir)).filter((f) => f !== '.home').sort()).toEqual(['customers.csv', 'job.yaml']);
+  }, 90_000);
+
+  it('exits 130 on Ctrl-C at a prompt and leaves the job file untouched', async () => {
+    const dir = await jobDir();
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.answer('? Map "Internal Notes" to', KEY.enter);
+    await term.answer('? Map "Signup Date" to', KEY.ctrlC);
+    expect(await term.exitCode()).toBe(130);
+    expect(term.text()).toContain('Cancelled at a prompt; nothing was saved.');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(JOB);
+    expect((await readdir(dir)).filter((f) => f !== '.home').sort()).toEqual(['customers.csv', 'job.yaml']);
+  }, 60_000);
+
+  it('declining the final question exits 5 and saves nothing', async () => {
+    const dir = await jobDir();
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    for (const column of ['Internal Notes', 'Signup Date', 'Customer ID', 'E-mail Address', 'Tel', 'Amount', 'Country', 'First', 'Last']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Data type of "full_name"', KEY.enter);
+    await term.answer('? Data type of "amount"', KEY.enter);
+    await term.answer('? Save these choices to job.yaml?', 'n', KEY.enter);
+    expect(await term.exitCode()).toBe(5);
+    expect(term.text()).toContain('Review declined; nothing was saved or run.');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(JOB);
+  }, 60_000);
+});

@@ -1,0 +1,122 @@
+import { chmod, mkdtemp, readFile, stat, writeFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyChoices, saveChoices } from '../../src/jobfile/save.js';
+
+// Odd on purpose: four-space indents, aligned comments, a quoted key, `~`, an empty value,
+// a flow map with spaces before the colon, a flow list over two lines, a trailing comment.
+const ODD = `# Customers -> pl_customers
+version:   1
+pipeline: pl_customers
+input:
+    file: ./customers.csv      # four-space indent
+config:
+    mapping:
+        "Customer ID":   id        # quoted key, aligned comment
+        First: full_name
+        Internal Notes: ~          # never leaves the building
+        Tel:
+    # a comment between sections
+    dataTypes: { amount : number }
+    impute:
+        country:
+            method: fill
+            value: US
+review: {minConfidence: 0.8}
+schema:
+  expectedFields: [id, full_name, email, amount,
+                   country, created_at, phone]
+# trailing comment
+`;
+
+/** `text` with each [from, to] replaced once (and the `from` required to be there exactly once). */
+function edit(text: string, ...pairs: [string, string][]): string {
+  for (const [from, to] of pairs) {
+    expect(text.split(from).length - 1, `"${from}" occurs once`).toBe(1);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+describe('applyChoices', () => {
+  it('changes values in place, adds new keys at the end of their map, and keeps every other byte', () => {
+    const out = applyChoices(ODD, {
+      mapping: { 'Customer ID': 'id', First: 'name', 'Internal Notes': null, Tel: 'phone', 'E-mail Address': 'email', 'Odd: key #1': 'x' },
+      dataTypes: { amount: 'rich_text', created_at: 'date_time' },
+      impute: { country: { method: 'dropMissing' } },
+    });
+    expect(out).toBe(edit(ODD,
+      ['        First: full_name\n', '        First: name\n'],
+      ['        Tel:\n', '        Tel: phone\n        E-mail Address: email\n        "Odd: key #1": x\n'],
+      ['{ amount : number }', '{ amount : rich_text, created_at: date_time }'],
+      ['            method: fill\n            value: US\n', '            method: dropMissing\n'],
+    ));
+  });
+
+  it('returns the text unchanged when the file already holds every choice', () => {
+    const out = applyChoices(ODD, { mapping: { 'Customer ID': 'id', First: 'full_name', 'Internal Notes': null }, dataTypes: { amount: 'number' }, impute: { country: { method: 'fill', value: 'US' } } });
+    expect(out).toBe(ODD);
+  });
+
+  it('adds a missing section at the end of config, indented like the file', () => {
+    const text = 'version: 1\nconfig:\n    sheet: Orders   # the big one\nreview:\n    minConfidence: 0.8\n';
+    expect(applyChoices(text, { mapping: { A: 'a', 'B c': null } })).toBe(
+      'version: 1\nconfig:\n    sheet: Orders   # the big one\n    mapping:\n        A: a\n        B c: null\nreview:\n    minConfidence: 0.8\n',
+    );
+  });
+
+  it('adds config at the end of the file when there is none, after the last key and before trailing comments', () => {
+    const text = '# job\nversion: 1\ninput:\n  file: a.csv\n# the end\n';
+    expect(applyChoices(text, { mapping: { A: 'a' }, impute: { a: { method: 'fill', value: 0 } } })).toBe(
+      '# job\nversion: 1\ninput:\n  file: a.csv\nconfig:\n  mapping:\n    A: a\n  impute:\n    a: {method: fill, value: 0}\n# the end\n',
+    );
+  });
+
+  it('fills an empty config and an empty flow map', () => {
+    expect(applyChoices('version: 1\nconfig:\n', { mapping: { A: 'a' } })).toBe('version: 1\nconfig:\n  mapping:\n    A: a\n');
+    expect(applyChoices('version: 1\nconfig: # later\nrun: {}\n', { dataTypes: { a: 'number' } }))
+      .toBe('version: 1\nconfig: # later\n  dataTypes:\n    a: number\nrun: {}\n');
+    expect(applyChoices('config: null  # c\n', { mapping: { A: 'a' } })).toBe('config:   # c\n  mapping:\n    A: a\n');
+    expect(applyChoices('config:', { mapping: { A: 'a' } })).toBe('config:\n  mapping:\n    A: a\n');
+    expect(applyChoices('config:\n  mapping: {}\n', { mapping: { A: 'a' } })).toBe('config:\n  mapping: {A: a}\n');
+  });
+
+  it('quotes keys and values that YAML would read as something else', () => {
+    const out = applyChoices('config:\n  mapping:\n    x: y\n', { mapping: { '1001': 'id', 'null': 'n', 'a: b': 'true', '#tag': 'x' } });
+    expect(out).toBe('config:\n  mapping:\n    x: y\n    "1001": id\n    "null": n\n    "a: b": "true"\n    "#tag": x\n');
+  });
+
+  it('keeps CRLF line endings and a missing final newline', () => {
+    expect(applyChoices('config:\r\n  mapping:\r\n    A: a\r\n', { mapping: { B: 'b' } })).toBe('config:\r\n  mapping:\r\n    A: a\r\n    B: b\r\n');
+    expect(applyChoices('config:\n  mapping:\n    A: a', { mapping: { A: 'z', B: 'b' } })).toBe('config:\n  mapping:\n    A: z\n    B: b\n');
+  });
+
+  it('sets the sheet in place', () => {
+    expect(applyChoices('config:\n  sheet: "Old"  # x\n', { sheet: 'New one' })).toBe('config:\n  sheet: New one  # x\n');
+  });
+});
+
+describe('saveChoices', () => {
+  it('writes the file atomically, keeping its mode, and leaves no temp file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-save-'));
+    const path = join(dir, 'job.yaml');
+    await writeFile(path, ODD);
+    await chmod(path, 0o640);
+    await saveChoices(path, { mapping: { Tel: 'phone' } });
+    expect(await readFile(path, 'utf8')).toBe(edit(ODD, ['        Tel:\n', '        Tel: phone\n']));
+    expect((await stat(path)).mode & 0o777).toBe(0o640);
+    expect(await readdir(dir)).toEqual(['job.yaml']);
+  });
+
+  it('does not touch the file when nothing changes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-save-'));
+    const path = join(dir, 'job.yaml');
+    await writeFile(path, ODD);
+    const before = await stat(path);
+    await saveChoices(path, { mapping: { First: 'full_name' } });
+    const after = await stat(path);
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+  });
+});
