@@ -191,7 +191,17 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
       if (next.done) break;
       const sheet = next.value;
       seen.push(sheet.name);
-      if (sheet.name !== wanted) continue; // the reader drains a sheet that is not iterated
+      if (sheet.name !== wanted) {
+        // Read a skipped sheet to its end ourselves: exceljs deletes the temp file of a sheet it
+        // spooled as soon as we ask for the next one, racing the file's still-pending open
+        // (an unhandled ENOENT that would crash the process).
+        try {
+          for await (const _ of sheet) { /* skip */ }
+        } catch (error) {
+          throw unreadableBook(display, error);
+        }
+        continue;
+      }
       found = true;
       yield* sheetRows(sheet, book, display, opts);
       break;
