@@ -21,6 +21,8 @@ export interface DiffEntry {
   suggested?: unknown;
   confidence?: number;
   desired?: unknown;
+  /** A column the job file pins that the input does not have. */
+  missingColumn?: boolean;
 }
 
 /** Compares the job file's config with the suggestions; `minConfidence` is the review bar, if any. */
@@ -44,12 +46,27 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
   for (const columns of Object.values(resources.fields.columnFieldMapping ?? {})) {
     for (const [column, m] of Object.entries(columns)) suggestedMapping.set(column, m);
   }
+  const inputColumns = new Set(resources.fields.inputColumns);
+  const pinnedFields = new Map<string, string>();
+  for (const [column, field] of Object.entries(config.mapping ?? {})) {
+    if (field !== null && inputColumns.has(column)) pinnedFields.set(field, column);
+  }
   const columns = [...new Set([...resources.fields.inputColumns, ...Object.keys(config.mapping ?? {})])];
   for (const column of columns) {
     const s = suggestedMapping.get(column);
     const has = config.mapping !== undefined && Object.hasOwn(config.mapping, column);
     if (!has) {
-      if (s) entries.push({ resource: 'mapping', key: column, marker: unpinned(s.confidence), suggested: s.field, confidence: s.confidence });
+      if (!s) continue;
+      const owner = pinnedFields.get(s.field);
+      entries.push(owner !== undefined && !config.allowColumnCombining
+        // The job file gives this field to another column: the suggestion gives way.
+        ? { resource: 'mapping', key: column, marker: '~', suggested: s.field, confidence: s.confidence, desired: null }
+        : { resource: 'mapping', key: column, marker: unpinned(s.confidence), suggested: s.field, confidence: s.confidence });
+      continue;
+    }
+    if (inputColumns.size > 0 && !inputColumns.has(column)) {
+      // The data changed under the job file: a pinned column is gone. Always a review, never guessed.
+      entries.push({ resource: 'mapping', key: column, marker: '?', desired: config.mapping![column], missingColumn: true });
       continue;
     }
     const desired = config.mapping![column];
@@ -133,7 +150,7 @@ export function formatDiff(entries: DiffEntry[], opts: { showAccepted?: boolean 
       case '~': text = `suggested ${showValue(e.suggested)}${conf} -> ${showValue(e.desired)}`; break;
       case '+': text = showValue(e.desired); break;
       case '=': text = `${showValue(e.desired)}${conf}`; break;
-      case '?': text = `${showValue(e.suggested)}${conf} needs review`; break;
+      case '?': text = e.missingColumn ? `pinned to ${showValue(e.desired)} but the input has no such column` : `${showValue(e.suggested)}${conf} needs review`; break;
       default: text = `${showValue(e.suggested)}${conf}`;
     }
     lines.push(`  ${e.marker} ${e.key}: ${text}`);

@@ -127,10 +127,19 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
   if (config.mapping !== undefined || config.allowColumnCombining !== undefined) {
     const [source] = sourceNames(current.fields);
     const mapping = bodies.fields.columnFieldMapping[source] ?? {};
-    for (const [column, field] of Object.entries(config.mapping ?? {})) {
+    const pins = effectivePins(config, current);
+    for (const [column, field] of Object.entries(pins)) {
       // Seed: a column absent from the mapping is unmapped; the job file says so with null.
       if (field === null) delete mapping[column];
       else mapping[column] = { field };
+    }
+    if (!config.allowColumnCombining) {
+      // A field the job file pins to a column is that column's alone: a suggestion that maps
+      // another, unpinned column to it gives way (or the service would refuse two columns).
+      const pinnedFields = new Set(Object.values(pins).filter((f): f is string => f !== null));
+      for (const [column, m] of Object.entries(mapping)) {
+        if (!(column in pins) && pinnedFields.has(m.field)) delete mapping[column];
+      }
     }
     bodies.fields = { columnFieldMapping: { ...bodies.fields.columnFieldMapping, [source]: mapping } };
     if (config.allowColumnCombining !== undefined) bodies.fields.allowColumnCombining = config.allowColumnCombining;
@@ -182,6 +191,16 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     }
   }
   return bodies;
+}
+
+/**
+ * The job file's mapping pins that apply to this input: a pinned column the input does not have
+ * is left out (the diff flags it for review), so no body ever names a column that is not there.
+ */
+export function effectivePins(config: JobFileConfig, current: JobResources): Record<string, string | null> {
+  const columns = new Set(current.fields.inputColumns ?? []);
+  const known = columns.size > 0;
+  return Object.fromEntries(Object.entries(config.mapping ?? {}).filter(([column]) => !known || columns.has(column)));
 }
 
 /** The resources whose desired body differs from the current one, in update order. */

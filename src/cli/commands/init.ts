@@ -7,6 +7,9 @@ import { withExamples } from '../program.js';
 import { UsageError } from '../../errors.js';
 import type { JobResources, PipelineSchema } from '../../contract/index.js';
 
+/** The review bar a new job file starts with. */
+const REVIEW_BAR = 0.8;
+
 /** Options of `import init`. */
 export interface InitOptions { input: string; pipeline?: string; schema?: string; write?: string }
 
@@ -67,14 +70,14 @@ export async function renderSkeleton(o: {
   config.mapping = mapping;
   config.dataTypes = dataTypes;
   job.config = config;
-  job.review = { minConfidence: 0.8 };
+  job.review = { minConfidence: REVIEW_BAR };
   if (o.schema) {
     // Back to the job file's own shape (`fields`, not the seed's `methodConfig.fields`).
     const { id: _id, rowDropping, ...rest } = o.schema;
     job.schema = { ...rest, rowDropping: rowDropping.map((r) => ({ method: r.method, fields: r.methodConfig.fields })) };
   }
   const doc = new YAML.Document(job);
-  doc.commentBefore = ` Job file for ${basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; edit what is wrong, then run\n \`import dry-run <this file>\` to see the result. Format: jobfile.md (version 1).`;
+  doc.commentBefore = ` Job file for ${basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; those under the review bar stay as\n comments until confirmed with \`import review <this file> --save\`. Edit what is wrong,\n then \`import dry-run <this file>\` shows the result. Format: jobfile.md (version 1).`;
   const configNode = doc.get('config', true) as any;
   if (resources.sheet) {
     const s = resources.sheet.sheetSelection;
@@ -86,6 +89,32 @@ export async function renderSkeleton(o: {
   for (const item of mappingNode.items) item.value.comment = mappingComments[String(item.key.value ?? item.key)];
   const typesNode = configNode.get('dataTypes', true) as any;
   for (const item of typesNode.items) item.value.comment = typeComments[String(item.key.value ?? item.key)];
+  // Suggestions under the review bar are not pinned: they stay as comments, so `import run`
+  // stops at the review gate until someone confirms them (`import review --save`).
+  const confidenceOf = {
+    mapping: (key: string) => suggested[key]?.confidence,
+    dataTypes: (key: string) => resources.dataTypes.fieldDataTypes[key]?.confidence,
+  };
+  for (const [name, node] of [['mapping', mappingNode], ['dataTypes', typesNode]] as const) {
+    const kept: any[] = [];
+    let pending: string[] = [];
+    for (const item of node.items) {
+      const key = String(item.key.value ?? item.key);
+      const confidence = confidenceOf[name](key);
+      if (confidence !== undefined && confidence < REVIEW_BAR) {
+        pending.push(` ${new YAML.Document({ [key]: item.value.value }).toString().trim()} #${item.value.comment}: under ${REVIEW_BAR}, review it`);
+        continue;
+      }
+      if (pending.length) {
+        item.key = doc.createNode(key);
+        item.key.commentBefore = pending.join('\n');
+        pending = [];
+      }
+      kept.push(item);
+    }
+    node.items = kept;
+    if (pending.length) node.comment = pending.join('\n');
+  }
   const reviewNode = doc.get('review', true) as any;
   reviewNode.commentBefore = ' suggestions the file does not pin need review when under this confidence (exit 5 in CI)';
   // Short lists and maps of the schema read best on one line, as in jobfile.md.

@@ -1,0 +1,48 @@
+// The worked example of the README: from a raw CSV to a reviewed job file that CI runs.
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveChoices } from '../../src/jobfile/save.js';
+import { runCli } from '../support/cli.js';
+import { startEmulator, type Emulator } from '../support/emulator.js';
+
+let service: Emulator;
+beforeAll(async () => { service = await startEmulator({ schema: 'examples/review/schema.yaml' }); });
+afterAll(async () => { await service?.stop(); });
+
+describe('examples/review: init, review --save, then CI', () => {
+  it('stops at the gate until reviewed, runs once reviewed, and stops again when the data changes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-analyst-'));
+    await cp(join(import.meta.dirname, '..', '..', 'examples', 'review'), dir, { recursive: true });
+    const env = { IMPORT_BASE_URL: service.url };
+    const job = join(dir, 'new.yaml');
+
+    const init = await runCli(['init', join(dir, 'signups.csv'), '--schema', join(dir, 'schema.yaml'), '--write', job], { env });
+    expect(init.exitCode).toBe(0);
+    expect(await readFile(job, 'utf8')).toContain('# Contact: email # suggested, confidence 0.55: under 0.8, review it');
+
+    // CI before review: the two low-confidence suggestions stop the run.
+    const gated = await runCli(['run', job], { env });
+    expect(gated.exitCode).toBe(5);
+    expect(gated.stderr).toContain('column "Contact" -> field email (confidence 0.55)');
+    expect(gated.stderr).toContain('column "Spend (USD)" -> field total_spend (confidence 0.65)');
+
+    // What `import review new.yaml --save` writes when the analyst confirms both and maps Joined.
+    await saveChoices(job, { mapping: { Contact: 'email', Joined: 'signed_up_at', 'Spend (USD)': 'total_spend' } });
+    const text = await readFile(job, 'utf8');
+    expect(text).toContain('# Job file for signups.csv');
+    expect(text).toContain('Joined: signed_up_at');
+
+    const ran = await runCli(['run', job], { env });
+    expect(ran.stderr).toContain('completed');
+    expect(ran.exitCode).toBe(0);
+
+    // Next month's export renamed Contact to Mail: the pin no longer matches, so a person decides.
+    await writeFile(job, text.replace('file: ./signups.csv', 'file: ./signups-december.csv'));
+    const changed = await runCli(['run', job], { env });
+    expect(changed.exitCode).toBe(5);
+    expect(changed.stderr).toContain('column "Contact" is pinned in new.yaml but the input has no such column');
+    expect(changed.stderr).toContain('Mail: email (0.99)');
+  });
+});
