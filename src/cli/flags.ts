@@ -177,3 +177,13 @@ function splitLast(value: string, separator: string): [string | undefined, strin
 function bad(flag: string, value: string, form: string, example: string): UsageError {
   return new UsageError(`${flag} "${value}" is not of the form ${form}; e.g. ${example}.`);
 }
+
+/** The confidence bar: `--min-confidence` (0 to 1) over the job file's `review.minConfidence`; none when neither is set. */
+export function parseMinConfidence(flag: string | undefined, job?: { review: { minConfidence?: number } }): number | undefined {
+  if (flag === undefined) return job?.review.minConfidence;
+  const value = Number(flag);
+  if (flag.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new UsageError(`--min-confidence "${flag}" is not a number from 0 to 1; pass e.g. --min-confidence 0.8.`);
+  }
+  return value;
+}

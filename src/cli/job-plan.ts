@@ -27,15 +27,6 @@ export interface Plan {
   dataEffect?: Report;
 }
 
-/** The confidence bar: `--min-confidence` over `review.minConfidence`; none when neither is set. */
-export function confidenceBar(flag: string | undefined, job: JobFile): number | undefined {
-  if (flag === undefined) return job.review.minConfidence;
-  const value = Number(flag);
-  if (flag.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new UsageError(`--min-confidence "${flag}" is not a number from 0 to 1; pass e.g. --min-confidence 0.8.`);
-  }
-  return value;
-}
 
 /** A `--max-dropped-rows` limit: a row count (`500`) or a share of the input rows (`2%`). */
 export interface DropLimit { rows?: number; percent?: number; text: string }

@@ -50,6 +50,13 @@ export async function startJobFile(job: JobFile, client: ImportClient, deps: Dep
   return jobId;
 }
 
+/** The job to work on: `reuse` when given, else a new job started from the job file; says which on stderr. */
+export async function startOrReuse(job: JobFile, client: ImportClient, deps: Deps, reuse?: string): Promise<string> {
+  const jobId = reuse ?? await startJobFile(job, client, deps);
+  deps.io.status(reuse ? `Using job ${jobId}.` : `Started job ${jobId}.`);
+  return jobId;
+}
+
 /** Reads every resource of a job. A service that has no sheet selection for a non-workbook input gives `sheet: null`. */
 export async function fetchResources(client: ImportClient, jobId: string): Promise<JobResources> {
   const sheet = client.sheet.get(jobId).then(

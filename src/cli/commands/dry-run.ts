@@ -12,9 +12,8 @@ export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean
 
 /** Runs the job file through the engine and writes the output; prints the report, or the webhook bodies with -o json. */
 export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
-  const { loadJobFileWithWarnings, formatProblems } = await import('../../jobfile/load.js');
-  const { job, warnings } = await loadJobFileWithWarnings(resolve(deps.cwd, opts.jobFile), deps.env);
-  if (warnings.length) deps.io.stderr.write(formatProblems(warnings).replace(/^/gm, 'warning: ') + '\n');
+  const { loadJobForCommand } = await import('../job-file.js');
+  const job = await loadJobForCommand(opts.jobFile, deps);
   const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff }, { startWebhookBody }, { openJobInput }, { startProgress }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'),

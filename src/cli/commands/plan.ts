@@ -1,8 +1,8 @@
 /** `import plan <job.yaml> [--job ID]`: the diff of a job file against the service's suggestions; changes nothing. */
-import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { EXIT, SilentExit } from '../../errors.js';
 import type { Deps } from '../deps.js';
+import { parseMinConfidence } from '../flags.js';
 import { withExamples } from '../program.js';
 
 /** Options of `import plan`. */
@@ -18,16 +18,14 @@ export interface PlanOptions {
 
 /** Starts the job (or reuses `--job`), reads every resource, prints the plan and the job id last. */
 export async function plan(opts: PlanOptions, deps: Deps): Promise<void> {
-  const [{ loadJobFileWithWarnings, formatProblems }, session, jp] = await Promise.all([
-    import('../../jobfile/load.js'), import('../job-session.js'), import('../job-plan.js'),
+  const [{ loadJobForCommand }, session, jp] = await Promise.all([
+    import('../job-file.js'), import('../job-session.js'), import('../job-plan.js'),
   ]);
-  const { job, warnings } = await loadJobFileWithWarnings(resolve(deps.cwd, opts.jobFile), deps.env);
-  if (warnings.length) deps.io.stderr.write(formatProblems(warnings).replace(/^/gm, 'warning: ') + '\n');
-  const minConfidence = jp.confidenceBar(opts.minConfidence, job);
+  const job = await loadJobForCommand(opts.jobFile, deps);
+  const minConfidence = parseMinConfidence(opts.minConfidence, job);
   const limit = jp.parseDropLimit(opts.maxDroppedRows);
   const client = await deps.client();
-  const jobId = opts.job ?? await session.startJobFile(job, client, deps);
-  if (!opts.job) deps.io.status(`Started job ${jobId}.`);
+  const jobId = await session.startOrReuse(job, client, deps, opts.job);
   const resources = await session.fetchResources(client, jobId);
   const p = await jp.buildPlan(job, jobId, resources, minConfidence, deps, { lenient: opts.lenient });
   if (deps.settings.output === 'json') deps.io.out(JSON.stringify(p, null, 2));

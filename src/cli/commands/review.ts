@@ -3,13 +3,13 @@
  * an analyst confirms the mapping, column by column, then the data types and the other
  * suggestions under the confidence bar; `--save` writes the choices into the job file.
  */
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { Command } from 'commander';
 import type { JobResources } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import type { JobFile, JobFileConfig } from '../../jobfile/types.js';
 import type { Deps } from '../deps.js';
-import { parseJobId } from '../flags.js';
+import { parseJobId, parseMinConfidence } from '../flags.js';
 import { withExamples } from '../program.js';
 import type { Prompter } from '../prompter.js';
 import type { ColumnSamples, ReviewFlowOptions } from '../review-flow.js';
@@ -53,14 +53,6 @@ export function requireTerminal(deps: Deps, jobFile: string, command = 'review')
 }
 
 /** The confidence bar: `--min-confidence` over `review.minConfidence`; none when neither is set. */
-export function parseMinConfidence(flag: string | undefined, job?: JobFile): number | undefined {
-  if (flag === undefined) return job?.review.minConfidence;
-  const value = Number(flag);
-  if (flag.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new UsageError(`--min-confidence "${flag}" is not a number from 0 to 1; pass e.g. --min-confidence 0.8.`);
-  }
-  return value;
-}
 
 /**
  * The review against the service (start the job, or `--job`) or offline (`--dry-run`, engine
@@ -73,9 +65,8 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
   if (opts.job !== undefined) parseJobId(opts.job);
   parseMinConfidence(opts.minConfidence);
   requireTerminal(deps, opts.jobFile);
-  const [{ loadJobFileWithWarnings, formatProblems }, flow] = await Promise.all([import('../../jobfile/load.js'), import('../review-flow.js')]);
-  const { job, warnings } = await loadJobFileWithWarnings(resolve(deps.cwd, opts.jobFile), deps.env);
-  if (warnings.length) deps.io.stderr.write(formatProblems(warnings).replace(/^/gm, 'warning: ') + '\n');
+  const [{ loadJobForCommand }, flow] = await Promise.all([import('../job-file.js'), import('../review-flow.js')]);
+  const job = await loadJobForCommand(opts.jobFile, deps);
   const minConfidence = parseMinConfidence(opts.minConfidence, job);
   const ask = prompter ?? (await import('../prompter.js')).inquirerPrompter(deps.io, deps.settings.color);
 
@@ -104,8 +95,7 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
   } else {
     const session = await import('../job-session.js');
     const client = await deps.client();
-    jobId = opts.job ?? await session.startJobFile(job, client, deps);
-    deps.io.status(opts.job ? `Reviewing job ${jobId}.` : `Started job ${jobId}.`);
+    jobId = await session.startOrReuse(job, client, deps, opts.job);
     resources = await session.fetchResources(client, jobId);
     const id = jobId;
     const useSheet = async (sheet: string) => {

@@ -2,10 +2,10 @@
  * `import run <job.yaml>`: start (unless --job), diff, the review gate, send only the updates
  * that differ in dependency order, then run (waiting by default). `--dry-run` runs offline.
  */
-import { resolve } from 'node:path';
 import type { RunRequest } from '../../contract/index.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
+import { parseMinConfidence } from '../flags.js';
 import type { RunJobFileOptions } from './run.js';
 
 /** Runs a job file against the service (or offline with --dry-run). */
@@ -19,17 +19,15 @@ export async function runJobFile(opts: RunJobFileOptions, deps: Deps): Promise<v
   if (opts.interactive && !deps.io.canPrompt()) {
     throw new UsageError('--interactive needs a terminal; pin the choices in the job file (config.mapping, config.dataTypes) or pass --yes to accept the suggestions.');
   }
-  const [{ loadJobFileWithWarnings, formatProblems }, session, jp, { jobFailure, RUN_WAIT_TIMEOUT_MS }] = await Promise.all([
-    import('../../jobfile/load.js'), import('../job-session.js'), import('../job-plan.js'), import('./run.js'),
+  const [{ loadJobForCommand }, session, jp, { jobFailure, RUN_WAIT_TIMEOUT_MS }] = await Promise.all([
+    import('../job-file.js'), import('../job-session.js'), import('../job-plan.js'), import('./run.js'),
   ]);
-  const { job, warnings } = await loadJobFileWithWarnings(resolve(deps.cwd, opts.jobFile), deps.env);
-  if (warnings.length) deps.io.stderr.write(formatProblems(warnings).replace(/^/gm, 'warning: ') + '\n');
-  const minConfidence = jp.confidenceBar(opts.minConfidence, job);
+  const job = await loadJobForCommand(opts.jobFile, deps);
+  const minConfidence = parseMinConfidence(opts.minConfidence, job);
   const limit = jp.parseDropLimit(opts.maxDroppedRows);
 
   const client = await deps.client();
-  const jobId = opts.job ?? await session.startJobFile(job, client, deps);
-  deps.io.status(opts.job ? `Using job ${jobId}.` : `Started job ${jobId}.`);
+  const jobId = await session.startOrReuse(job, client, deps, opts.job);
   const resources = await session.fetchResources(client, jobId);
 
   if (opts.interactive) {
