@@ -153,9 +153,16 @@ export function scriptsTable(data: Any, kit: TableKit): string {
 export function answerTable(data: Any, kit: TableKit): string {
   if (data === undefined || data === null || data === '') return '';
   if (typeof data !== 'object' || Array.isArray(data)) return text(data);
-  const rows = Object.entries<Any>(data).map(([k, v]) => {
+  // Nested objects (the local service's `output` and `report`) read better one member per row.
+  const rows: string[][] = [];
+  const add = (key: string, v: Any, depth: number): void => {
+    if (v && typeof v === 'object' && !Array.isArray(v) && depth < 1 && Object.keys(v).length) {
+      for (const [k, inner] of Object.entries<Any>(v)) add(`${key}.${k}`, inner, depth + 1);
+      return;
+    }
     const shown = text(v);
-    return [k, shown.length > 80 ? shown.slice(0, 80) + '…' : shown];
-  });
+    rows.push([key, shown.length > 80 ? shown.slice(0, 80) + '…' : shown]);
+  };
+  for (const [k, v] of Object.entries<Any>(data)) add(k, v, 0);
   return rows.length ? renderTable(kit, ['Key', 'Value'], rows) : '';
 }
