@@ -15,6 +15,7 @@ import {
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
+import type { ParallelFallback as ParallelFallbackClass, runParallel as RunParallel, WorkerPool } from './parallel/run.js';
 
 /** The start-webhook metadata of an input, keyed by its name. */
 export type InputMetadata = ReturnType<MetadataCollector['result']>;
@@ -69,8 +70,26 @@ export async function analyzeJob(setup: JobSetup): Promise<Analysis> {
   return { resources: opened.resources, metadata: opened.metadata.result(), sheets: opened.sheets };
 }
 
+/** Input files at least this large may be processed by two threads; below it, starting them costs more than it saves. */
+const PARALLEL_MIN_BYTES = 8 << 20;
+
 /** Processes a job end to end and writes its output. */
 export async function runJob(setup: JobSetup, options: RunOptions): Promise<RunResult> {
+  // Worker threads start before the sample is read, so their start-up overlaps it (parallel/run.ts).
+  const parallel = mayRunParallel(setup, options) ? await import('./parallel/run.js') : undefined;
+  const pool = parallel?.startWorkers(setup.input);
+  try {
+    return await runJobWith(setup, options, pool && parallel ? { pool, ...parallel } : undefined);
+  } finally {
+    await pool?.terminate();
+  }
+}
+
+/** runJob, with the parallel path's workers and module when it may be taken. */
+async function runJobWith(
+  setup: JobSetup, options: RunOptions,
+  parallel: { pool: WorkerPool; runParallel: typeof RunParallel; ParallelFallback: typeof ParallelFallbackClass } | undefined,
+): Promise<RunResult> {
   const report = emptyReport();
   const opened = await openJob(setup, report);
   const bodies = await options.configure(opened.resources);
@@ -79,9 +98,64 @@ export async function runJob(setup: JobSetup, options: RunOptions): Promise<RunR
     return runJob({ ...setup, sheet: bodies.sheet }, options);
   }
   const config = engineConfig(opened.resources, bodies);
-  const ctx = opened.ctx;
   const rest = STEPS.slice(STEPS.findIndex((s) => s.name === 'map'));
-  for (const step of rest) step.check?.(config, opened.table.columns, ctx);
+  for (const step of rest) step.check?.(config, opened.table.columns, opened.ctx);
+
+  if (parallel) {
+    const { runParallel, ParallelFallback, pool } = parallel;
+    try {
+      const done = await runParallel({
+        input: setup.input, columns: opened.table.columns, sample: opened.sample, config, ctx: opened.ctx, report,
+        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress,
+        output: options.output, collectDataTable: Boolean(options.collectDataTable), closeInput: opened.close, pool,
+      });
+      if (done) {
+        trace('engine: 2 threads');
+        return {
+          resources: opened.resources, metadata: opened.metadata.result(), sheets: opened.sheets,
+          bodies, config, report, columns: done.columns, runWebhook: done.runWebhook,
+        };
+      }
+      await pool.terminate(); // not taken: the workers go now rather than idle through the run
+    } catch (error) {
+      if (!(error instanceof ParallelFallback)) throw error;
+      trace(`engine: fell back to 1 thread (${error.message})`);
+      // A worker failed (a bad row, a file the split misjudged): start over in one thread, which
+      // gives the exact error or output. Warnings already given are not given twice.
+      const given = [...report.warnings];
+      const warn = setup.warn ?? (() => {});
+      const again = await openJob({
+        ...setup,
+        warn: (message) => {
+          const i = given.indexOf(message);
+          if (i >= 0) given.splice(i, 1);
+          else warn(message);
+        },
+      }, emptyReport());
+      return runRest(again, bodies, config, options);
+    }
+  }
+  return runRest(opened, bodies, config, options);
+}
+
+/** Whether a run may take the parallel path (runParallel checks the rest): a large CSV file, no scripts, sample-based metadata. */
+function mayRunParallel(setup: JobSetup, options: RunOptions): boolean {
+  // IMPORT_ENGINE_THREADS=1 forces one thread (tests compare both paths with it).
+  if (process.env.IMPORT_ENGINE_THREADS === '1') return false;
+  return setup.input.kind === 'csv' && setup.input.size >= PARALLEL_MIN_BYTES && !setup.useFullData
+    && (setup.preScripts ?? []).length === 0 && options.output?.format !== 'excel';
+}
+
+/** With IMPORT_ENGINE_TRACE=1, says on stderr which path a run took (for tests and benchmarks). */
+function trace(message: string): void {
+  if (process.env.IMPORT_ENGINE_TRACE === '1') process.stderr.write(message + '\n');
+}
+
+/** The sequential rest of a run: the steps from mapping on, then the output. */
+async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: EngineConfig, options: RunOptions): Promise<RunResult> {
+  const ctx = opened.ctx;
+  const report = ctx.report;
+  const rest = STEPS.slice(STEPS.findIndex((s) => s.name === 'map'));
   let table: Table = opened.table;
   for (const step of rest) table = await step.apply(table, config, ctx);
 
@@ -112,6 +186,10 @@ interface OpenedJob {
   sheets: SheetInfo[] | null;
   selectedSheet: string | null;
   ctx: StepContext;
+  /** The first rows (raw), from which the suggestions were made. */
+  sample: Row[];
+  /** Stops reading the input (the parallel path reads it itself). */
+  close: () => Promise<void>;
 }
 
 /** Opens the input, runs the steps before mapping, and derives the suggestions from a sample. */
@@ -150,7 +228,7 @@ async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
     report.rowsIn += batch.rows.length;
     metadata.push(batch);
   });
-  const { sample, rest } = await takeSample(counted, setup.useFullData ? Infinity : SAMPLE_ROWS);
+  const { sample, rest, close } = await takeSample(counted, setup.useFullData ? Infinity : SAMPLE_ROWS);
   const resources = suggestResources({
     sourceName: setup.input.name,
     columns: table.columns,
@@ -159,11 +237,11 @@ async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
     sheet: sheetSelection,
     scripts: { preColumnMapping: setup.preScripts ?? [] },
   });
-  return { table: rest, resources, metadata, sheets, selectedSheet, ctx };
+  return { table: rest, resources, metadata, sheets, selectedSheet, ctx, sample, close };
 }
 
 /** Reads batches until `limit` rows are in hand; returns them and a table that replays them first. */
-async function takeSample(table: Table, limit: number): Promise<{ sample: Row[]; rest: Table }> {
+async function takeSample(table: Table, limit: number): Promise<{ sample: Row[]; rest: Table; close: () => Promise<void> }> {
   const iterator = table.batches[Symbol.asyncIterator]();
   const held: Batch[] = [];
   const sample: Row[] = [];
@@ -184,7 +262,11 @@ async function takeSample(table: Table, limit: number): Promise<{ sample: Row[];
       yield next.value;
     }
   }
-  return { sample, rest: { ...table, batches: replay() } };
+  const close = async () => {
+    held.length = 0;
+    await iterator.return?.(undefined);
+  };
+  return { sample, rest: { ...table, batches: replay() }, close };
 }
 
 /** A table whose batches pass through `see` on their way. */

@@ -18,7 +18,7 @@ const READ_CHUNK = 1 << 20;
  */
 const PARSE_SLICE = 16 * 1024;
 /** Line break records are split on; CRLF files are split on LF and the CR dropped from the last cell. */
-type Newline = '\n' | '\r';
+export type Newline = '\n' | '\r';
 /** Delimiters we detect, in the order that breaks ties. */
 const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -76,17 +76,18 @@ function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' {
  * Streams a text file as decoded strings: UTF-8 (a BOM is dropped) or UTF-16 LE/BE with a BOM.
  * Invalid bytes are a UsageError naming the line.
  */
-async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void): AsyncGenerator<string> {
-  const stream = createReadStream(path, { highWaterMark: READ_CHUNK });
+async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange): AsyncGenerator<string> {
+  // createReadStream's `end` is inclusive; a range that starts past 0 is mid-file UTF-8 (no BOM to sniff).
+  const stream = createReadStream(path, { highWaterMark: range?.readBytes ?? READ_CHUNK, start: range?.start, end: range ? range.end - 1 : undefined });
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
   let bytes = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (!decoder) {
-        encoding = encodingOf(chunk);
-        // TextDecoder drops the BOM itself (ignoreBOM: false).
-        decoder = new TextDecoder(encoding, { fatal: true });
+        encoding = range && range.start > 0 ? 'utf-8' : encodingOf(chunk);
+        // TextDecoder drops the BOM itself (ignoreBOM: false); mid-file a U+FEFF is data.
+        decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: Boolean(range && range.start > 0) });
       }
       bytes += chunk.length;
       const text = decodeOrThrow(decoder, chunk);
@@ -203,11 +204,30 @@ class RecordProblem {
   ) {}
 }
 
+/** Bytes `[start, end)` of a file, for reading one part of it (parallel runs). */
+export interface ByteRange {
+  start: number;
+  end: number;
+  /** Bytes per read (READ_CHUNK when absent): workers read less at a time, so fewer large buffers wait for their GC. */
+  readBytes?: number;
+}
+
+/**
+ * Where and how to read one part of a CSV file (parallel runs, src/engine/parallel): the bytes,
+ * and for a part not starting at the header, the header's columns, delimiter and line break
+ * (sniffed once from the file's start). Row numbers then count from the part's first row.
+ */
+export interface CsvPart extends ByteRange {
+  preset?: { columns: string[]; delimiter: string; newline: Newline };
+  /** Rows per batch (BATCH_SIZE when absent): workers use smaller batches, so less is live at each young-generation GC. */
+  batchRows?: number;
+}
+
 /** What a reader's generator yields: the columns once, first, then batches. */
 export type TableEvent = { columns: string[] } | { batch: Batch };
 
 /** Parses the file: first yields the columns, then batches of rows. */
-async function* parseCsv(path: string, display: string, forced: string | undefined, opts: OpenOptions): AsyncGenerator<TableEvent> {
+async function* parseCsv(path: string, display: string, forced: string | undefined, opts: OpenOptions, part?: CsvPart): AsyncGenerator<TableEvent> {
   const Papa = await loadPapa();
   const lenient = opts.lenient ?? false;
   const report = opts.report;
@@ -227,6 +247,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   let rows: Row[] = [];
   let numbers: number[] = [];
   const ready: Batch[] = [];
+  const batchRows = part?.batchRows ?? BATCH_SIZE;
 
   /** Turns parsed records into rows (in place: Papa's arrays are ours), batching them. */
   const take = (records: string[][], text: string, textOffset: number): void => {
@@ -255,7 +276,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       for (let k = 0; k < width; k++) if (isMissing(cells[k])) cells[k] = null;
       rows.push(cells);
       numbers.push(++dataRows);
-      if (rows.length === BATCH_SIZE) {
+      if (rows.length === batchRows) {
         ready.push({ rows, rowNumbers: numbers });
         rows = [];
         numbers = [];
@@ -298,8 +319,15 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     return true;
   };
 
+  if (part?.preset) {
+    ({ delimiter, newline } = part.preset);
+    header = part.preset.columns;
+    width = header.length;
+    parser = new Papa.Parser({ delimiter, newline, quoteChar: '"' });
+  }
+
   try {
-    for await (const chunk of decodeFile(path, display, opts.onProgress)) {
+    for await (const chunk of decodeFile(path, display, opts.onProgress, part)) {
       let text = chunk;
       if (!parser) {
         head += chunk;
@@ -331,6 +359,22 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   if (!headerSent) yield { columns: header };
   while (ready.length > 0) yield { batch: ready.shift()! };
   if (rows.length > 0) yield { batch: { rows, rowNumbers: numbers } };
+}
+
+/** Opens one byte range of a CSV file as a table (parallel runs); `forced` as for csvSource. */
+export function openCsvPart(path: string, display: string, forced: string | undefined, opts: OpenOptions, part: CsvPart): Promise<Table> {
+  return tableOf(parseCsv(path, display, forced, opts, part));
+}
+
+/** The delimiter and line break the reader would use for a file, from its header line; undefined for an empty file. */
+export async function sniffCsvFile(path: string, display: string, forced: string | undefined): Promise<{ delimiter: string; newline: Newline } | undefined> {
+  let head = '';
+  for await (const chunk of decodeFile(path, display)) {
+    head += chunk;
+    const found = sniffHeader(head, false, forced);
+    if (found) return found;
+  }
+  return sniffHeader(head, true, forced);
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */
@@ -370,7 +414,7 @@ export async function tableOf(events: AsyncGenerator<TableEvent>): Promise<Table
 
 /** A CSV or TSV file as an input source; `tab` forces the tab delimiter (.tsv). */
 export function csvSource(path: string, display: string, name: string, size: number, tab = false): InputSource {
-  return {
+  const source: InputSource & { [CSV_FILE]?: CsvFile } = {
     name,
     kind: 'csv',
     size,
@@ -381,4 +425,15 @@ export function csvSource(path: string, display: string, name: string, size: num
       return tableOf(parseCsv(path, display, tab ? '\t' : undefined, opts));
     },
   };
+  source[CSV_FILE] = { path, display, forced: tab ? '\t' : undefined };
+  return source;
+}
+
+/** The file behind a CSV source: what a parallel run needs to read parts of it itself. */
+export interface CsvFile { path: string; display: string; forced: string | undefined }
+const CSV_FILE = Symbol('csv file');
+
+/** The file behind an input source made by csvSource; undefined for any other source. */
+export function csvFileOf(source: InputSource): CsvFile | undefined {
+  return (source as InputSource & { [CSV_FILE]?: CsvFile })[CSV_FILE];
 }

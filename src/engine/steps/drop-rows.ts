@@ -79,7 +79,7 @@ function validate(config: EngineConfig): LabelledRule[] {
  * primary-key case) keeps numbers and strings in their own sets, which needs no key building and
  * stores numbers unboxed; several fields keep one tuple key per distinct row.
  */
-class SeenValues {
+export class SeenValues {
   private readonly numbers = new NumberSet();
   private readonly strings = new Set<string>();
   private hasMissing = false;
@@ -88,8 +88,12 @@ class SeenValues {
 
   /** True when the row's values were seen before; otherwise remembers them. */
   isRepeat(row: Row): boolean {
-    if (this.indices.length > 1) return this.isRepeatIn(this.strings, tupleKey(row, this.indices));
-    const v = row[this.indices[0]];
+    if (this.indices.length > 1) return this.isRepeatKey(tupleKey(row, this.indices));
+    return this.isRepeatValue(row[this.indices[0]]);
+  }
+
+  /** isRepeat for a one-field rule, given the field's value (parallel runs send values, not rows). */
+  isRepeatValue(v: Value | undefined): boolean {
     if (typeof v === 'number') return !this.numbers.add(v);
     if (v === null || v === undefined || isMissing(v)) {
       if (this.hasMissing) return true;
@@ -99,6 +103,11 @@ class SeenValues {
     return this.isRepeatIn(this.strings, v);
   }
 
+  /** isRepeat for a several-field rule, given the row's tupleKey. */
+  isRepeatKey(key: string): boolean {
+    return this.isRepeatIn(this.strings, key);
+  }
+
   private isRepeatIn<T>(set: Set<T>, key: T): boolean {
     if (set.has(key)) return true;
     set.add(key);
@@ -106,20 +115,45 @@ class SeenValues {
   }
 }
 
-interface ActiveRule {
+/** One row-dropping rule as it acts on a table's columns: its method, column positions, state and report counter. */
+export interface ActiveRule {
   method: RowDroppingMethod;
   indices: number[];
   seen: SeenValues;
   count: (rowNumber: number) => void;
 }
 
-/** True when a rule keeps the row (and, for duplicates, remembers it). */
-function keeps(rule: ActiveRule, row: Row): boolean {
-  if (rule.method === 'missingValues') {
-    for (const i of rule.indices) if (isMissing(row[i])) return false;
-    return true;
+/**
+ * The rules that act on `columns`, in the order they run, each with its report counter added now
+ * (so the report lists every rule in order). Unmapped fields are skipped with a warning.
+ */
+export function activeRules(columns: string[], config: EngineConfig, ctx: StepContext): ActiveRule[] {
+  const active: ActiveRule[] = [];
+  for (const { rule, method, label } of validate(config)) {
+    const what = `Row-dropping rule ${label}`;
+    // A schema field nobody mapped is skipped (fieldIndex warns); a rule left with no field does nothing.
+    const indices = rule.methodConfig.fields.map((f) => fieldIndex(columns, f, ctx, what)).filter((i) => i >= 0);
+    if (indices.length === 0) continue;
+    active.push({ method, indices, seen: new SeenValues(indices), count: dropCounter(ctx.report, label) });
   }
-  return !rule.seen.isRepeat(row);
+  return active;
+}
+
+/** True when a missingValues rule keeps the row (no listed field is missing). */
+export function hasAll(indices: number[], row: Row): boolean {
+  for (const i of indices) if (isMissing(row[i])) return false;
+  return true;
+}
+
+/**
+ * The one statement of how rules combine, shared by this step and the parallel merge: rules apply
+ * in order and `keeps(i)` is asked only while every earlier rule kept the row, so a row dropped by
+ * one rule never reaches (nor is remembered by) a later duplicateValues rule. Returns the index of
+ * the rule that drops the row, or -1 when all keep it.
+ */
+export function droppingRule(ruleCount: number, keeps: (rule: number) => boolean): number {
+  for (let i = 0; i < ruleCount; i++) if (!keeps(i)) return i;
+  return -1;
 }
 
 /** Step 9: drops rows that break the preset, then the additional, row-dropping rules. */
@@ -129,25 +163,21 @@ export const dropRows: Step = {
     validate(config);
   },
   apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
-    const active: ActiveRule[] = [];
-    for (const { rule, method, label } of validate(config)) {
-      const what = `Row-dropping rule ${label}`;
-      // A schema field nobody mapped is skipped (fieldIndex warns); a rule left with no field does nothing.
-      const indices = rule.methodConfig.fields.map((f) => fieldIndex(input.columns, f, ctx, what)).filter((i) => i >= 0);
-      if (indices.length === 0) continue;
-      active.push({ method, indices, seen: new SeenValues(indices), count: dropCounter(ctx.report, label) });
-    }
+    const active = activeRules(input.columns, config, ctx);
     if (active.length === 0) return input;
+    let row: Row = [];
+    const keeps = (i: number): boolean => {
+      const rule = active[i];
+      return rule.method === 'missingValues' ? hasAll(rule.indices, row) : !rule.seen.isRepeat(row);
+    };
     async function* batches(): AsyncGenerator<Batch> {
       for await (const batch of input.batches) {
         const rows: Row[] = [];
         const rowNumbers: number[] = [];
         for (let r = 0; r < batch.rows.length; r++) {
-          const row = batch.rows[r];
-          // Rules apply in order; a row dropped by one never reaches (nor is remembered by) the next.
-          let dropper: ActiveRule | undefined;
-          for (const rule of active) if (!keeps(rule, row)) { dropper = rule; break; }
-          if (dropper) dropper.count(batch.rowNumbers[r]);
+          row = batch.rows[r];
+          const dropper = droppingRule(active.length, keeps);
+          if (dropper >= 0) active[dropper].count(batch.rowNumbers[r]);
           else { rows.push(row); rowNumbers.push(batch.rowNumbers[r]); }
         }
         if (rows.length > 0) yield { rows, rowNumbers };

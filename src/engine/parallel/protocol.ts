@@ -1,0 +1,80 @@
+/** Messages between a parallel run's main thread (run.ts) and its worker threads (worker.ts). */
+import type { PipelineSchema } from '../../contract/index.js';
+import type { CsvPart } from '../read/csv.js';
+import type { SlashOrders } from '../steps/types.js';
+import type { EngineConfig, Report, Row, Value } from '../types.js';
+
+/** What a worker is asked to do: read one part of the file and run the steps on it. */
+export interface WorkerJob {
+  path: string;
+  display: string;
+  forced: string | undefined;
+  part: CsvPart;
+  lenient: boolean;
+  config: EngineConfig;
+  schema: PipelineSchema;
+  orders: SlashOrders;
+  /** Send each batch's output rows too (the run webhook's data table). */
+  collectRows: boolean;
+  /** Batches a worker may have sent and not yet seen credited back: bounds the main thread's queue. */
+  maxInFlight: number;
+  /**
+   * The spill file (a descriptor the main thread opened and closes: file descriptors are the
+   * process's) the batches are appended to rather than sent: the second part's output waits there
+   * (in the page cache, not in the process) until the first part is merged, and no large buffer
+   * crosses threads (freed only by the other thread's GC, such buffers made memory balloon).
+   */
+  spill: number;
+}
+
+/**
+ * One row-dropping rule's outcome per row, in the order of activeRules: missingValues sends
+ * whether each row keeps; duplicateValues sends each row's value (one field) or tuple key
+ * (several fields), for the main thread to look up in order.
+ */
+export type RuleOutcome =
+  | { kind: 'keeps'; keeps: boolean[] }
+  | { kind: 'values'; values: Value[] }
+  | { kind: 'keys'; keys: string[] };
+
+/**
+ * A batch of rows after the steps before row dropping, as what the merge needs. Both parts are
+ * in the worker's spill file, at the main thread's running position: the CSV text (`length`
+ * bytes), then the BatchData (`dataLength` bytes, v8.serialize). Only this small notice crosses
+ * threads, so a part waiting for its turn costs the main thread no memory.
+ */
+export interface BatchMessage {
+  type: 'batch';
+  /** Bytes of the rows' CSV lines (UTF-8, each ending in `\n`). */
+  length: number;
+  /** Bytes of the serialized BatchData after them. */
+  dataLength: number;
+  /** Bytes of the part read so far. */
+  bytes: number;
+}
+
+/** What the merge needs of a batch besides its text. */
+export interface BatchData {
+  /** End offset (bytes) of each line in the text. */
+  ends: number[];
+  /** Each row's data-row number, counted from the part's first row. */
+  rowNumbers: number[];
+  outcomes: RuleOutcome[];
+  /** The output rows, when the run webhook's data table is collected. */
+  rows?: Row[];
+}
+
+/** The end of a part: how many data rows it had and the report of its steps. */
+export interface DoneMessage { type: 'done'; rows: number; report: Report }
+
+/** Any message a worker sends. */
+export type WorkerMessage = BatchMessage | DoneMessage;
+
+/** What the main thread sends back: batches it has consumed. */
+export interface CreditMessage { credit: number }
+
+/** Asks the second worker, as soon as it starts, where the file's second part starts. */
+export interface SplitJob { split: { path: string; size: number } }
+
+/** The answer to a SplitJob: the split point, or null when there is none. */
+export interface SplitMessage { split: number | null }

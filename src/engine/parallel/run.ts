@@ -1,0 +1,342 @@
+/**
+ * The parallel path of runJob: two worker threads each read one half of a CSV file and run the
+ * steps up to row dropping (worker.ts); this thread applies the row-dropping rules in row order
+ * (their state, the values seen, is the only thing that needs the whole file), merges the report
+ * and writes. Loaded only when a run may go parallel, so other commands do not pay for it.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, setFlagsFromString } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import type { DataType, RunWebhookBody } from '../../contract/index.js';
+import { DataTableCollector, type MetadataCollector } from '../metadata.js';
+import { csvFileOf, sniffCsvFile } from '../read/csv.js';
+import { activeRules, droppingRule, dropRows, type ActiveRule } from '../steps/drop-rows.js';
+import { STEPS } from '../steps/index.js';
+import { dataTypeOf, scanSlashOrder, type SlashOrders } from '../steps/types.js';
+import {
+  emptyReport, REPORT_FIRST_ROWS, SAMPLE_ROWS,
+  type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
+} from '../types.js';
+import { writeTable } from '../write/index.js';
+import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from '../write/csv.js';
+import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
+import { isUtf16 } from './split.js';
+
+/** Why a started parallel run gave up (a worker failed): the caller runs the job sequentially, which gives the exact result or error. */
+export class ParallelFallback extends Error {}
+
+/** Batches the first worker may send ahead of the merge, which keeps up with it. */
+const MAX_IN_FLIGHT = 16;
+/** Rows per batch in the workers: small batches keep little alive at each young-generation GC (workers run with small young generations). */
+const WORKER_BATCH_ROWS = 512;
+/** Bytes per read in the workers: small reads keep few large buffers waiting for a GC. */
+const WORKER_READ_BYTES = 64 << 10;
+/** Semi-space of the workers' young generations (MiB): with small batches, 8 is as fast as the CLI's 32 and takes far less memory. */
+const WORKER_SEMI_SPACE_MB = 8;
+/** Batches the second worker may spill ahead of the merge (it waits for the whole first part): only their small notices wait in memory. */
+const MAX_SPILLED = 1 << 16;
+
+/**
+ * Two worker threads started before the sample is read, so their start-up runs on the other core
+ * meanwhile; the second one also finds the split point then (split.ts).
+ */
+export interface WorkerPool {
+  workers: Worker[];
+  /** Where the second part starts; undefined when the file cannot be split. */
+  split: Promise<number | undefined>;
+  /** Stops the workers (safe to call more than once). */
+  terminate(): Promise<void>;
+  /** Set when a worker failed or exited before runParallel listened. */
+  failure?: string;
+}
+
+/** Starts the workers for a CSV source; undefined when the source is no CSV file or the built worker is missing (under vitest the engine runs from TypeScript sources). */
+export function startWorkers(input: InputSource): WorkerPool | undefined {
+  const file = csvFileOf(input);
+  const workerUrl = new URL('./worker.js', import.meta.url);
+  if (!file || !existsSync(fileURLToPath(workerUrl))) return undefined;
+  // V8 flags are per process and read when an isolate is made: this sets the workers' young
+  // generation (bin/import.js set 32 for the main thread, whose heap is already made).
+  setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
+  const workers = [0, 1].map(() => new Worker(workerUrl));
+  // An error must never go unhandled; one before runParallel listens is remembered, and the split then reads as "no split".
+  let pool: WorkerPool;
+  const failed = new Promise<undefined>((resolve) => {
+    for (const worker of workers) {
+      worker.on('error', (error) => { pool.failure ??= error.message; resolve(undefined); });
+      worker.on('exit', (code) => { pool.failure ??= `exited (code ${code})`; resolve(undefined); });
+    }
+  });
+  const split = new Promise<number | undefined>((resolve) => {
+    workers[1].once('message', (message: SplitMessage) => resolve(message.split ?? undefined));
+  });
+  const job: SplitJob = { split: { path: file.path, size: input.size } };
+  workers[1].postMessage(job);
+  pool = {
+    workers,
+    split: Promise.race([split, failed]),
+    terminate: async () => { await Promise.all(workers.map((worker) => worker.terminate())); },
+  };
+  return pool;
+}
+
+/** What runParallel needs from runJob. */
+export interface ParallelRun {
+  input: InputSource;
+  /** Columns of the input as read (no preColumnMapping scripts on this path). */
+  columns: string[];
+  /** The sample's raw rows; emptied once the parallel path is certain to be tried. */
+  sample: Row[];
+  config: EngineConfig;
+  ctx: StepContext;
+  report: Report;
+  metadata: MetadataCollector;
+  lenient: boolean;
+  onProgress?: (bytesRead: number) => void;
+  output?: { path: string; format: 'csv' | 'excel' };
+  collectDataTable: boolean;
+  /** Stops the sequential reader the sample came from. */
+  closeInput: () => Promise<void>;
+  pool: WorkerPool;
+}
+
+/** What a parallel run produced (the report is filled in place). */
+export interface ParallelResult {
+  columns: string[];
+  types: (DataType | undefined)[];
+  runWebhook?: Omit<RunWebhookBody, 'jobId'>;
+}
+
+/**
+ * Runs the rest of a job in parallel. Returns undefined, having done and reported nothing, when
+ * the job is not one the parallel path can do exactly; throws ParallelFallback when it started and
+ * a worker failed (then the report and output are to be discarded).
+ */
+export async function runParallel(run: ParallelRun): Promise<ParallelResult | undefined> {
+  const { config, ctx, report } = run;
+  const file = csvFileOf(run.input);
+  if (!file) return undefined;
+  if (config.pivot || (config.scripts?.postClean ?? []).length > 0) return undefined;
+  if (run.output && run.output.format !== 'csv') return undefined;
+  if (run.sample.length < SAMPLE_ROWS) return undefined;
+  if (await isUtf16(file.path)) return undefined;
+  const sniffed = await sniffCsvFile(file.path, file.display, file.forced);
+  if (!sniffed || sniffed.newline !== '\n') return undefined;
+  const orders = await sampleOrders(run);
+  if (!orders) return undefined;
+  // Used up: emptied (runJob's reference too) so its rows can go while the workers run.
+  run.sample.length = 0;
+
+  const workers = run.pool.workers;
+  const spills: { path: string; fd: number; at: number }[] = [];
+  // The spill files go on any exit; the finally below removes them on every other way out.
+  const removeSpills = () => { for (const spill of spills) rmSync(spill.path, { force: true }); };
+  process.on('exit', removeSpills);
+  try {
+    const split = await run.pool.split;
+    if (split === undefined) return undefined;
+    await run.closeInput();
+
+    // The remaining steps applied here to no rows: the report lists their rules and the warnings
+    // come, in the order the sequential run gives them; the columns and types are the output's.
+    let table: Table = { columns: run.columns, types: run.columns.map(() => undefined), batches: noBatches() };
+    let rules: ActiveRule[] = [];
+    for (const step of STEPS.slice(STEPS.findIndex((s) => s.name === 'map'))) {
+      if (step === dropRows) rules = activeRules(table.columns, config, ctx);
+      else table = await step.apply(table, config, ctx);
+    }
+
+    const base = { path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, collectRows: run.collectDataTable, maxInFlight: MAX_IN_FLIGHT };
+    for (const _ of workers) {
+      const path = join(tmpdir(), `.import-parallel-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+      spills.push({ path, fd: openSync(path, 'w+'), at: 0 });
+    }
+    const jobs: WorkerJob[] = [
+      { ...base, spill: spills[0].fd, part: { start: 0, end: split, batchRows: WORKER_BATCH_ROWS, readBytes: WORKER_READ_BYTES } },
+      {
+        ...base, spill: spills[1].fd, maxInFlight: MAX_SPILLED,
+        part: { start: split, end: run.input.size, batchRows: WORKER_BATCH_ROWS, readBytes: WORKER_READ_BYTES, preset: { columns: run.columns, ...sniffed } },
+      },
+    ];
+    let buffer = Buffer.allocUnsafeSlow(1 << 20);
+    /** A batch's text and data, read back from its worker's spill file (the text into the one reused buffer). */
+    const read = (w: number, message: BatchMessage): { text: Uint8Array; data: BatchData } => {
+      const total = message.length + message.dataLength;
+      if (buffer.length < total) buffer = Buffer.allocUnsafeSlow(total);
+      const spill = spills[w];
+      for (let got = 0; got < total;) {
+        const n = readSync(spill.fd, buffer, got, total - got, spill.at + got);
+        if (n === 0) throw new ParallelFallback('A spill file ended early.');
+        got += n;
+      }
+      spill.at += total;
+      return { text: buffer.subarray(0, message.length), data: deserialize(buffer.subarray(message.length, total)) as BatchData };
+    };
+    const feeds: Feed[] = workers.map((worker, w) => new Feed(worker, (bytes) => progress(w, bytes), (error) => { for (const feed of feeds) feed.fail(error); }));
+    const seen = [0, 0];
+    let reported = 0;
+    const progress = (w: number, bytes: number) => {
+      seen[w] = bytes;
+      const total = seen[0] + seen[1];
+      if (total > reported) { reported = total; run.onProgress?.(total); }
+    };
+    if (run.pool.failure) throw new ParallelFallback(`A worker failed: ${run.pool.failure}`);
+    workers.forEach((worker, w) => worker.postMessage(jobs[w]));
+
+    const collector = run.collectDataTable ? new DataTableCollector() : undefined;
+    const done: DoneMessage[] = [];
+    async function* merged(): AsyncGenerator<Batch> {
+      let offset = 0;
+      for (let w = 0; w < workers.length; w++) {
+        for (;;) {
+          const message = await feeds[w].next();
+          if (message.type === 'done') { done.push(message); break; }
+          workers[w].postMessage({ credit: 1 });
+          const { text, data } = read(w, message);
+          yield mergeBatch(text, data, offset, rules, report, collector);
+        }
+        offset += done[w].rows;
+      }
+    }
+    const out: PreformattedTable = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true };
+    if (run.output) await writeTable(out, run.output.path, 'csv');
+    else for await (const _ of out.batches) { /* drain */ }
+
+    const sampled = report.rowsIn;
+    mergeReports(report, done);
+    // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are added as a count.
+    if (report.rowsIn > sampled) run.metadata.push({ rows: new Array<Row>(report.rowsIn - sampled), rowNumbers: [] });
+    return { columns: table.columns, types: table.types, runWebhook: collector?.body('', table.columns, table.types) };
+  } finally {
+    await run.pool.terminate();
+    for (const spill of spills) closeSync(spill.fd);
+    removeSpills();
+    process.off('exit', removeSpills);
+  }
+}
+
+async function* noBatches(): AsyncGenerator<Batch> { /* no rows */ }
+
+/**
+ * Each date_time field's slash order as the sequential run would decide it, from the sample (the
+ * first proving value decides); undefined when a field has ambiguous slash dates and no proving one.
+ */
+async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> {
+  const scratch: StepContext = { ...run.ctx, report: emptyReport(), warn: () => {} };
+  let table: Table = {
+    columns: run.columns,
+    types: run.columns.map(() => undefined),
+    batches: (async function* sample() { yield { rows: run.sample.map((row) => row.slice()), rowNumbers: run.sample.map((_, i) => i + 1) }; })(),
+  };
+  for (const step of STEPS.slice(STEPS.findIndex((s) => s.name === 'map'), STEPS.findIndex((s) => s.name === 'types'))) {
+    table = await step.apply(table, run.config, scratch);
+  }
+  const dateColumns = table.columns
+    .map((field, index) => ({ field, index, dayFirst: undefined as boolean | undefined, hasAmbiguous: false }))
+    .filter(({ field }) => Object.hasOwn(run.config.dataTypes ?? {}, field) && dataTypeOf(run.config.dataTypes[field]) === 'date_time');
+  if (dateColumns.length === 0) return {};
+  for await (const batch of table.batches) for (const column of dateColumns) scanSlashOrder(column, batch.rows);
+  const orders: SlashOrders = {};
+  for (const column of dateColumns) {
+    if (column.dayFirst === undefined && column.hasAmbiguous) return undefined;
+    orders[column.field] = column.dayFirst ?? null;
+  }
+  return orders;
+}
+
+/** Applies the row-dropping rules, in order, to a worker's batch and keeps the lines of the rows that stay. */
+function mergeBatch(text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined): PreformattedBatch {
+  const { ends, rowNumbers, outcomes, rows } = data;
+  let r = 0;
+  const keeps = (i: number): boolean => {
+    const outcome = outcomes[i];
+    switch (outcome.kind) {
+      case 'keeps': return outcome.keeps[r];
+      case 'values': return !rules[i].seen.isRepeatValue(outcome.values[r]);
+      case 'keys': return !rules[i].seen.isRepeatKey(outcome.keys[r]);
+    }
+  };
+  const pieces: Uint8Array[] = [];
+  const kept: number[] = [];
+  const keptRows: Row[] = [];
+  let runStart = 0;
+  for (; r < ends.length; r++) {
+    const dropper = rules.length === 0 ? -1 : droppingRule(rules.length, keeps);
+    if (dropper >= 0) {
+      rules[dropper].count(rowNumbers[r] + offset);
+      const lineStart = r === 0 ? 0 : ends[r - 1];
+      if (lineStart > runStart) pieces.push(text.subarray(runStart, lineStart));
+      runStart = ends[r];
+    } else {
+      kept.push(rowNumbers[r] + offset);
+      if (rows) keptRows.push(rows[r]);
+    }
+  }
+  if (runStart < text.length) pieces.push(runStart === 0 ? text : text.subarray(runStart));
+  report.rowsOut += kept.length;
+  collector?.push({ rows: keptRows, rowNumbers: kept });
+  return { rows: [], rowNumbers: kept, [PREFORMATTED]: pieces };
+}
+
+/** Adds the workers' reports (in part order) to the main report, whose entries the main thread already listed in order. */
+function mergeReports(report: Report, done: DoneMessage[]): void {
+  report.rowsIn = 0;
+  report.rowsRepaired = 0;
+  let offset = 0;
+  for (const { rows, report: part } of done) {
+    report.rowsIn += rows;
+    report.rowsRepaired += part.rowsRepaired;
+    part.dropped.forEach((entry, j) => {
+      const into = report.dropped[j];
+      if (!into || into.rule !== entry.rule) throw new ParallelFallback(`Report entries differ: ${entry.rule}`);
+      into.count += entry.count;
+      for (const row of entry.firstRows) if (into.firstRows.length < REPORT_FIRST_ROWS) into.firstRows.push(row + offset);
+    });
+    // Keys in first-seen order: the first part's first, then any the second part adds, as in one pass.
+    for (const [field, n] of Object.entries(part.filled)) report.filled[field] = (report.filled[field] ?? 0) + n;
+    for (const [field, n] of Object.entries(part.coercionFailures)) report.coercionFailures[field] = (report.coercionFailures[field] ?? 0) + n;
+    part.textChanges.forEach((entry, j) => {
+      const into = report.textChanges[j];
+      if (!into || into.rule !== entry.rule || into.field !== entry.field) throw new ParallelFallback(`Report entries differ: ${entry.rule}`);
+      into.count += entry.count;
+    });
+    offset += rows;
+  }
+}
+
+/** A worker's messages as a pull queue; a worker error or early exit makes the run fall back. */
+class Feed {
+  private readonly queue: WorkerMessage[] = [];
+  private waiting: { resolve: (m: WorkerMessage) => void; reject: (e: unknown) => void } | undefined;
+  private failure: ParallelFallback | undefined;
+  private finished = false;
+
+  constructor(worker: Worker, onBytes: (bytes: number) => void, private readonly onFail: (error: ParallelFallback) => void) {
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'batch') onBytes(message.bytes);
+      else this.finished = true;
+      if (this.waiting) { this.waiting.resolve(message); this.waiting = undefined; } else this.queue.push(message);
+    });
+    // Either worker failing stops the whole run at once: the sequential run then gives the exact error.
+    worker.on('error', (error) => this.onFail(new ParallelFallback(`A worker failed: ${error.message}`, { cause: error })));
+    worker.on('exit', (code) => { if (!this.finished) this.onFail(new ParallelFallback(`A worker exited early (code ${code})`)); });
+  }
+
+  /** Makes the next (or pending) read fail with `error`. */
+  fail(error: ParallelFallback): void {
+    this.failure ??= error;
+    if (this.waiting) { this.waiting.reject(this.failure); this.waiting = undefined; }
+  }
+
+  /** The worker's next message, in the order sent. */
+  next(): Promise<WorkerMessage> {
+    const message = this.queue.shift();
+    if (message) return Promise.resolve(message);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Splitting a CSV file into two parts at a record boundary, so two threads can each read one.
+ * Counting quote bytes from the file's start gives the quote state at any byte (a doubled quote
+ * toggles twice); the split is the first line break after the middle that is outside quotes.
+ * A file where a quote inside an unquoted field upsets the count makes the first part end inside
+ * a quoted field, which its reader reports as an unclosed quote: the run then goes sequential.
+ */
+import { open } from 'node:fs/promises';
+
+/** Bytes per read while counting. */
+const CHUNK = 4 << 20;
+const QUOTE = 0x22;
+const LF = 0x0a;
+
+/** The byte offset where the second part starts (just after a line break), or undefined when there is none past the middle. */
+export async function splitPoint(path: string, size: number): Promise<number | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    // Its own ArrayBuffer, so the Uint32Array view below is aligned.
+    const buffer = Buffer.allocUnsafeSlow(CHUNK);
+    const words = new Uint32Array(buffer.buffer, 0, CHUNK / 4);
+    const middle = Math.floor(size / 2);
+    let inQuotes = false;
+    let position = 0;
+    // Up to the middle only the parity matters: count quote bytes four at a time.
+    while (position < middle) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, middle - position), position);
+      if (bytesRead === 0) return undefined;
+      let count = 0;
+      const whole = bytesRead >> 2;
+      for (let i = 0; i < whole; i++) count += quotesIn(words[i]);
+      for (let i = whole << 2; i < bytesRead; i++) if (buffer[i] === QUOTE) count++;
+      if (count % 2 === 1) inQuotes = !inQuotes;
+      position += bytesRead;
+    }
+    // From the middle: the first line break outside quotes.
+    while (position < size) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
+      if (bytesRead === 0) return undefined;
+      for (let i = 0; i < bytesRead; i++) {
+        const c = buffer[i];
+        if (c === QUOTE) inQuotes = !inQuotes;
+        else if (c === LF && !inQuotes) return position + i + 1 < size ? position + i + 1 : undefined;
+      }
+      position += bytesRead;
+    }
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** How many of a word's four bytes are quotes: the has-zero-byte trick on the word xor four quotes. */
+function quotesIn(word: number): number {
+  const x = word ^ 0x22222222;
+  // A byte's high bit ends up clear exactly when that byte of x is zero (the byte was a quote).
+  const t = (((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) | 0x7f7f7f7f;
+  return Math.imul((~t >>> 7) & 0x01010101, 0x01010101) >>> 24;
+}
+
+/** True when the file starts with a UTF-16 byte-order mark (such files are read sequentially). */
+export async function isUtf16(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * A parallel run's worker thread: reads one part of a CSV file, runs the steps from mapping up to
+ * row dropping, formats the rows as CSV lines and sends them, with each row-dropping rule's
+ * per-row outcome, to the main thread, which applies the rules in order and writes (run.ts).
+ */
+import { writeSync } from 'node:fs';
+import { serialize } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import { openCsvPart } from '../read/csv.js';
+import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
+import { STEPS } from '../steps/index.js';
+import { typesStep } from '../steps/types.js';
+import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
+import { csvBatchText, rowFormat } from '../write/csv.js';
+import type { BatchData, BatchMessage, CreditMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
+import { splitPoint } from './split.js';
+
+const port = parentPort!;
+
+let inFlight = 0;
+let wake: (() => void) | undefined;
+port.on('message', (message: WorkerJob | CreditMessage | SplitJob) => {
+  if ('split' in message) {
+    splitPoint(message.split.path, message.split.size).then((at) => {
+      const answer: SplitMessage = { split: at ?? null };
+      port.postMessage(answer);
+    }, (error: unknown) => setImmediate(() => { throw error; }));
+  } else if ('credit' in message) {
+    inFlight -= message.credit;
+    wake?.();
+    wake = undefined;
+  } else {
+    run(message).catch((error: unknown) => {
+      // Rethrown outside the promise chain: the main thread sees it as the worker's 'error' event.
+      setImmediate(() => { throw error; });
+    });
+  }
+});
+
+async function run(job: WorkerJob): Promise<void> {
+  const report = emptyReport();
+  const ctx: StepContext = {
+    schema: job.schema,
+    report,
+    strictScripts: false,
+    loadScript: async () => undefined,
+    // The main thread gives the warnings: it applies the same steps to the same columns.
+    warn: () => {},
+  };
+  let bytes = 0;
+  const raw = await openCsvPart(job.path, job.display, job.forced, { lenient: job.lenient, report, onProgress: (n) => { bytes = n; } }, job.part);
+  let rowsRead = 0;
+  let table: Table = {
+    ...raw,
+    batches: (async function* counted(): AsyncGenerator<Batch> {
+      for await (const batch of raw.batches) { rowsRead += batch.rows.length; yield batch; }
+    })(),
+  };
+  const from = STEPS.findIndex((s) => s.name === 'map');
+  const to = STEPS.findIndex((s) => s.name === 'drop-rows');
+  for (const step of STEPS.slice(from, to)) {
+    const used = step.name === 'types' ? typesStep(job.orders) : step;
+    table = await used.apply(table, job.config, ctx);
+  }
+  const rules = activeRules(table.columns, job.config, ctx);
+  const spill = job.spill;
+  const format = rowFormat(table.columns, table.types);
+  for await (const batch of table.batches) {
+    const n = batch.rows.length;
+    if (n === 0) continue;
+    const ends = new Array<number>(n);
+    const length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
+    writeAll(spill, encoded.subarray(0, length));
+    const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
+      if (rule.method === 'missingValues') {
+        return { kind: 'keeps', keeps: batch.rows.map((row) => hasAll(rule.indices, row)) };
+      }
+      if (rule.indices.length > 1) return { kind: 'keys', keys: batch.rows.map((row) => tupleKey(row, rule.indices)) };
+      const at = rule.indices[0];
+      return { kind: 'values', values: batch.rows.map((row) => row[at]) };
+    });
+    const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined };
+    const serialized = serialize(data);
+    writeAll(spill, serialized);
+    const message: BatchMessage = { type: 'batch', length, dataLength: serialized.length, bytes };
+    port.postMessage(message);
+    if (++inFlight >= job.maxInFlight) await new Promise<void>((resolve) => { wake = resolve; });
+  }
+  port.postMessage({ type: 'done', rows: rowsRead, report });
+}
+
+/** Appends all of `bytes` to a file (at its descriptor's offset, which only this thread moves: the main thread reads at positions). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+/** The encoding buffer, reused for every batch (grown when a batch needs more). */
+let encoded = Buffer.allocUnsafeSlow(1 << 20);
+
+/** Encodes a batch's text as UTF-8 into `encoded`, turning its line ends from characters into bytes; returns the byte length. */
+function encodeLines(text: string, ends: number[]): number {
+  // Three bytes per UTF-16 unit is the most UTF-8 needs (a surrogate pair: 4 bytes for 2 units).
+  if (encoded.length < text.length * 3) encoded = Buffer.allocUnsafeSlow(text.length * 3);
+  const length = encoded.write(text, 0, 'utf8');
+  if (length === text.length) return length; // ASCII only: characters are bytes
+  let from = 0;
+  let end = 0;
+  for (let r = 0; r < ends.length; r++) {
+    end += Buffer.byteLength(text.slice(from, ends[r]), 'utf8');
+    from = ends[r];
+    ends[r] = end;
+  }
+  return length;
+}

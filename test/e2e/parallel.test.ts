@@ -1,0 +1,120 @@
+/**
+ * The engine's parallel path (src/engine/parallel) through the real CLI: a ~10 MB customers-style
+ * file must give byte-identical output and an identical report with two threads as with one
+ * (IMPORT_ENGINE_THREADS=1), and a run the parallel path cannot finish must fall back to the
+ * sequential result. IMPORT_ENGINE_TRACE=1 makes the engine say which path it took.
+ */
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const examples = join(import.meta.dirname, '..', '..', 'examples');
+
+/** A seeded PRNG (mulberry32), so every run writes the same bytes. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Options {
+  rows: number;
+  /** Row index (0-based) whose line gets an extra cell. */
+  badRow?: number;
+  /** Row index from which Signup Date is written as DD/MM/YYYY (after the sample: the order is unknown to it). */
+  slashFrom?: number;
+}
+
+/** The customers example's columns, with duplicates, missing values, quoted multi-line notes and non-ASCII text. */
+function customersCsv(opts: Options): string {
+  const rand = prng(20240305);
+  const int = (n: number) => Math.floor(rand() * n);
+  const pick = <T>(list: T[]) => list[int(list.length)];
+  const first = ['mary-jane', 'JOHN', 'ana', 'Émile', 'li', 'Zoë', 'olga', ' sam '];
+  const last = ["o'NEIL", 'smith', 'garcía', 'ZOLA', 'wei', 'MÜLLER', 'van der Berg'];
+  const amounts = ['"1,234.50"', '$99.99', '(12)', '0.15', '2000', '', 'n/a', '17'];
+  const countries = ['us', 'GB', 'cn', 'Fr', '', 'de'];
+  const notes = ['', 'vip', '"called twice, said ""later"""', '"line one\nline two"', '"multi\r\nline, ""quoted"""', 'plain'];
+  const lines = ['Customer ID,First,Last,E-mail Address,Amount,Country,Signup Date,Tel,Internal Notes'];
+  let id = 1000;
+  for (let i = 0; i < opts.rows; i++) {
+    const r = rand();
+    // ~2% repeat a recent id, ~0.5% any earlier id (duplicates across the file's halves), ~1% no id.
+    const rowId = r < 0.02 ? String(id - int(30)) : r < 0.025 ? String(1000 + int(Math.max(1, id - 1000))) : r < 0.035 ? '' : String(++id);
+    const email = rand() < 0.05 ? '' : `user${i}@example.com`;
+    const day = 1 + int(28);
+    const month = 1 + int(12);
+    const date = opts.slashFrom !== undefined && i >= opts.slashFrom
+      ? `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/2024 10:30`
+      : `2024-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} ${String(int(24)).padStart(2, '0')}:15:00`;
+    const cells = [rowId, pick(first), pick(last), email, pick(amounts), pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, pick(notes)];
+    if (i === opts.badRow) cells.push('extra');
+    lines.push(cells.join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** A temp folder with the customers job and a generated input. */
+async function setup(opts: Options): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'import-e2e-parallel-'));
+  await cp(join(examples, 'customers', 'job.yaml'), join(dir, 'job.yaml'));
+  await writeFile(join(dir, 'customers.csv'), customersCsv(opts));
+  return dir;
+}
+
+/** Runs the dry run with -o json, one thread or the default, and returns what to compare. */
+async function dryRun(dir: string, threads: 'one' | 'default', out: string) {
+  const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, out)], {
+    env: { IMPORT_ENGINE_THREADS: threads === 'one' ? '1' : undefined, IMPORT_ENGINE_TRACE: '1' },
+    timeoutMs: 60_000,
+  });
+  return r;
+}
+
+describe('import dry-run with two threads', () => {
+  it('writes the same bytes and report as one thread on a 10 MB file', async () => {
+    const dir = await setup({ rows: 110_000 });
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(two.exitCode, two.stderr).toBe(0);
+    expect(two.stderr).toContain('engine: 2 threads');
+    expect(one.stderr).not.toContain('engine: 2 threads');
+    const [a, b] = await Promise.all([readFile(join(dir, 'one.csv')), readFile(join(dir, 'two.csv'))]);
+    expect(a.length).toBeGreaterThan(5_000_000);
+    expect(b.equals(a)).toBe(true);
+    const [ja, jb] = [JSON.parse(one.stdout), JSON.parse(two.stdout)];
+    expect(jb.report).toEqual(ja.report);
+    expect(JSON.stringify(jb.report)).toBe(JSON.stringify(ja.report));
+    expect(jb.startWebhook).toEqual(ja.startWebhook);
+    expect(jb.runWebhook).toEqual(ja.runWebhook);
+    // The file has every kind of drop, so the comparison covers the merge of each.
+    const dropped = Object.fromEntries(ja.report.dropped.map((d: { rule: string; count: number }) => [d.rule, d.count]));
+    expect(Object.values(dropped).every((n) => (n as number) > 0)).toBe(true);
+  }, 120_000);
+
+  it('falls back to one thread when slash dates first appear after the sample', async () => {
+    const dir = await setup({ rows: 110_000, slashFrom: 60_000 });
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(two.exitCode, two.stderr).toBe(0);
+    expect(two.stderr).toContain('engine: fell back to 1 thread');
+    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
+    expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
+  }, 120_000);
+
+  it('reports a bad row in the second half exactly as one thread does', async () => {
+    const dir = await setup({ rows: 110_000, badRow: 100_000 });
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(one.exitCode).not.toBe(0);
+    expect(two.exitCode).toBe(one.exitCode);
+    const message = (r: { stderr: string }) => r.stderr.split('\n').filter((l) => l.startsWith('error:')).join('\n');
+    expect(message(one)).toMatch(/customers\.csv:\d+: row has 10 cells/);
+    expect(message(two)).toBe(message(one));
+  }, 120_000);
+});

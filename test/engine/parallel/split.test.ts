@@ -1,0 +1,54 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isUtf16, splitPoint } from '../../../src/engine/parallel/split.js';
+import { droppingRule } from '../../../src/engine/steps/drop-rows.js';
+
+async function file(text: string | Buffer): Promise<{ path: string; size: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'import-split-'));
+  const path = join(dir, 'in.csv');
+  await writeFile(path, text);
+  return { path, size: Buffer.byteLength(text) };
+}
+
+describe('splitPoint', () => {
+  it('splits just after the first line break past the middle', async () => {
+    const text = 'a,b\n' + Array.from({ length: 100 }, (_, i) => `${i},x`).join('\n') + '\n';
+    const { path, size } = await file(text);
+    const at = (await splitPoint(path, size))!;
+    expect(at).toBeGreaterThanOrEqual(size / 2);
+    expect(text[at - 1]).toBe('\n');
+    expect(text.slice(0, at - 1).lastIndexOf('\n')).toBeLessThan(Math.floor(size / 2));
+  });
+
+  it('skips line breaks inside quoted fields, counting doubled quotes and quotes of every byte position', async () => {
+    // The middle falls inside a long quoted field with line breaks and doubled quotes.
+    const quoted = '"' + 'x\n""y'.repeat(400) + '"';
+    const text = `a,b\n1,"q""" \n2,${quoted}\n3,z\n4,w\n`;
+    const { path, size } = await file(text);
+    const at = (await splitPoint(path, size))!;
+    expect(text.slice(at)).toBe('3,z\n4,w\n');
+  });
+
+  it('finds no split when the second half has no record boundary', async () => {
+    const { path, size } = await file('a\n"' + 'x\n'.repeat(100) + '"');
+    expect(await splitPoint(path, size)).toBeUndefined();
+  });
+
+  it('tells UTF-16 files', async () => {
+    const { path } = await file(Buffer.from([0xff, 0xfe, 0x61, 0x00]));
+    expect(await isUtf16(path)).toBe(true);
+    const utf8 = await file('a,b\n');
+    expect(await isUtf16(utf8.path)).toBe(false);
+  });
+});
+
+describe('droppingRule', () => {
+  it('asks later rules only while earlier ones keep the row', () => {
+    const asked: number[] = [];
+    expect(droppingRule(3, (i) => { asked.push(i); return i !== 1; })).toBe(1);
+    expect(asked).toEqual([0, 1]);
+    expect(droppingRule(2, () => true)).toBe(-1);
+  });
+});
