@@ -78,13 +78,8 @@ async function makeSetup(spec: SetupSpec, warnings: string[], tap?: SampleTap): 
 
 /** The source under another name (the metadata key), its methods still bound to it. */
 function named(source: InputSource, name: string): InputSource {
-  return {
-    name,
-    kind: source.kind,
-    size: source.size,
-    sheets: () => source.sheets(),
-    open: (opts) => source.open(opts),
-  };
+  // Spread keeps the reader's own members, among them the file a parallel run reads by path.
+  return { ...source, name, sheets: () => source.sheets(), open: (opts) => source.open(opts) };
 }
 
 /** Keeps the first SAMPLE_ROWS raw rows read from a source, and can close the readers it opened. */
@@ -96,9 +91,7 @@ class SampleTap {
   /** The source, with every table it opens tapped. */
   wrap(source: InputSource): InputSource {
     return {
-      name: source.name,
-      kind: source.kind,
-      size: source.size,
+      ...source,
       sheets: () => source.sheets(),
       open: async (opts) => {
         const table = await source.open(opts);

@@ -26,6 +26,12 @@ import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from '..
 import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { isUtf16 } from './split.js';
 
+/** Says why the parallel path was not taken (IMPORT_ENGINE_TRACE=1), and gives runParallel's "not taken". */
+function notTaken(reason: string): undefined {
+  if (process.env.IMPORT_ENGINE_TRACE === '1') process.stderr.write(`engine: 1 thread (${reason})\n`);
+  return undefined;
+}
+
 /** Why a started parallel run gave up (a worker failed): the caller runs the job sequentially, which gives the exact result or error. */
 export class ParallelFallback extends Error {}
 
@@ -119,15 +125,15 @@ export interface ParallelResult {
 export async function runParallel(run: ParallelRun): Promise<ParallelResult | undefined> {
   const { config, ctx, report } = run;
   const file = csvFileOf(run.input);
-  if (!file) return undefined;
-  if (config.pivot || (config.scripts?.postClean ?? []).length > 0) return undefined;
-  if (run.output && run.output.format !== 'csv') return undefined;
-  if (run.sample.length < SAMPLE_ROWS) return undefined;
-  if (await isUtf16(file.path)) return undefined;
+  if (!file) return notTaken('not a CSV file');
+  if (config.pivot || (config.scripts?.postClean ?? []).length > 0) return notTaken('pivot or postClean scripts');
+  if (run.output && run.output.format !== 'csv') return notTaken('not a CSV output');
+  if (run.sample.length < SAMPLE_ROWS) return notTaken('fewer rows than the sample');
+  if (await isUtf16(file.path)) return notTaken('UTF-16 input');
   const sniffed = await sniffCsvFile(file.path, file.display, file.forced);
-  if (!sniffed || sniffed.newline !== '\n') return undefined;
+  if (!sniffed || sniffed.newline !== '\n') return notTaken('line ends are not LF or CRLF');
   const orders = await sampleOrders(run);
-  if (!orders) return undefined;
+  if (!orders) return notTaken('a slash-date order the sample does not decide');
   // Used up: emptied (runJob's reference too) so its rows can go while the workers run.
   run.sample.length = 0;
 
@@ -138,7 +144,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   process.on('exit', removeSpills);
   try {
     const split = await run.pool.split;
-    if (split === undefined) return undefined;
+    if (split === undefined) return notTaken(`no split point${run.pool.failure ? ` (${run.pool.failure})` : ''}`);
     await run.closeInput();
 
     // The remaining steps applied here to no rows: the report lists their rules and the warnings
