@@ -29,7 +29,8 @@ writeFileSync(schemaFile, `id: pl_bench\nexpectedFields: [${jobFile.schema.expec
 const dataDir = mkdtempSync(join(tmpdir(), 'import-serve-bench-'));
 
 // ---- the server, with the peak-RSS hook ----
-const server = spawn(process.execPath, ['--import', RSS_HOOK, join(ROOT, 'bin', 'import.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--schema', schemaFile], {
+// SERVE_ARGS adds flags to the server (e.g. SERVE_ARGS='--worker-memory 384') to compare settings.
+const server = spawn(process.execPath, ['--import', RSS_HOOK, join(ROOT, 'bin', 'import.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--schema', schemaFile, ...(process.env.SERVE_ARGS ? process.env.SERVE_ARGS.split(' ') : [])], {
   env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
 });
 let serverErr = '';
