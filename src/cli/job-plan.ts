@@ -12,7 +12,9 @@ import type { ResourceName } from '../jobfile/translate.js';
 import type { JobFile } from '../jobfile/types.js';
 import type { Report } from '../engine/types.js';
 import type { Deps } from './deps.js';
-import { plannedUpdates } from './job-session.js';
+import type { ImportClient } from '../client/client.js';
+import { parseMinConfidence } from './flags.js';
+import { fetchResources, plannedUpdates, startOrReuse } from './job-session.js';
 
 /** The plan of one job file against one job. */
 export interface Plan {
@@ -39,6 +41,29 @@ export function parseDropLimit(text: string | undefined): DropLimit | undefined 
     throw new UsageError(`--max-dropped-rows "${text}" is not a row count or a percentage; pass e.g. --max-dropped-rows 100 or --max-dropped-rows 2%.`);
   }
   return m[2] ? { percent: Number(m[1]), text } : { rows: Number(m[1]), text };
+}
+
+/** What `plan` and `run <job.yaml>` start from: the job file, its bar and drop limit, and the job's resources. */
+export interface PlanSession {
+  job: JobFile;
+  minConfidence?: number;
+  limit?: DropLimit;
+  client: ImportClient;
+  jobId: string;
+  resources: JobResources;
+}
+
+/** Loads the job file, checks --min-confidence and --max-dropped-rows, starts the job (or reuses --job) and reads every resource. */
+export async function openPlanSession(
+  opts: { jobFile: string; job?: string; minConfidence?: string; maxDroppedRows?: string }, deps: Deps,
+): Promise<PlanSession> {
+  const { loadJobForCommand } = await import('./job-file.js');
+  const job = await loadJobForCommand(opts.jobFile, deps);
+  const minConfidence = parseMinConfidence(opts.minConfidence, job);
+  const limit = parseDropLimit(opts.maxDroppedRows);
+  const client = await deps.client();
+  const jobId = await startOrReuse(job, client, deps, opts.job);
+  return { job, minConfidence, limit, client, jobId, resources: await fetchResources(client, jobId) };
 }
 
 /** Builds the plan: the diff, the updates it implies, and the data effect when the input is local. */

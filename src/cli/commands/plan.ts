@@ -2,7 +2,6 @@
 import { Command } from 'commander';
 import { EXIT, SilentExit } from '../../errors.js';
 import type { Deps } from '../deps.js';
-import { parseMinConfidence } from '../flags.js';
 import { withExamples } from '../program.js';
 
 /** Options of `import plan`. */
@@ -18,15 +17,8 @@ export interface PlanOptions {
 
 /** Starts the job (or reuses `--job`), reads every resource, prints the plan and the job id last. */
 export async function plan(opts: PlanOptions, deps: Deps): Promise<void> {
-  const [{ loadJobForCommand }, session, jp] = await Promise.all([
-    import('../job-file.js'), import('../job-session.js'), import('../job-plan.js'),
-  ]);
-  const job = await loadJobForCommand(opts.jobFile, deps);
-  const minConfidence = parseMinConfidence(opts.minConfidence, job);
-  const limit = jp.parseDropLimit(opts.maxDroppedRows);
-  const client = await deps.client();
-  const jobId = await session.startOrReuse(job, client, deps, opts.job);
-  const resources = await session.fetchResources(client, jobId);
+  const jp = await import('../job-plan.js');
+  const { job, minConfidence, limit, jobId, resources } = await jp.openPlanSession(opts, deps);
   const p = await jp.buildPlan(job, jobId, resources, minConfidence, deps, { lenient: opts.lenient });
   if (deps.settings.output === 'json') deps.io.out(JSON.stringify(p, null, 2));
   else if (deps.settings.output === 'yaml') deps.io.out((await import('yaml')).stringify(p));

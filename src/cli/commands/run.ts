@@ -45,14 +45,23 @@ export async function runJobId(opts: RunOptions, deps: Deps): Promise<void> {
   const body: RunRequest = {};
   if (opts.webhookUrl !== undefined) body.webhookUrl = opts.webhookUrl;
   if (opts.wait) body.returnWhenComplete = true;
+  await sendRun(opts.jobId, body, deps);
+}
+
+/**
+ * POST /run/{jobId} with `body` (for a job id or a job file), prints the service's answer and
+ * says how it ended; a failed job → exit 1. Waiting allows 30 minutes unless --timeout was given.
+ */
+export async function sendRun(jobId: string, body: RunRequest, deps: Deps): Promise<void> {
+  const wait = body.returnWhenComplete === true;
   const client = await deps.client();
-  const timeoutMs = opts.wait && !deps.settings.timeoutExplicit ? Math.max(deps.settings.timeoutMs, RUN_WAIT_TIMEOUT_MS) : undefined;
-  if (opts.wait && deps.io.isStderrTTY) deps.io.status(`Running job ${opts.jobId} and waiting for it to complete...`);
-  const answer = await client.run.send(opts.jobId, body, { timeoutMs });
+  const timeoutMs = wait && !deps.settings.timeoutExplicit ? Math.max(deps.settings.timeoutMs, RUN_WAIT_TIMEOUT_MS) : undefined;
+  if (wait && deps.io.isStderrTTY) deps.io.status(`Running job ${jobId} and waiting for it to complete...`);
+  const answer = await client.run.send(jobId, body, { timeoutMs });
   if (!isEmptyAnswer(answer) || deps.settings.output !== 'table') await printResource(deps, answer ?? null, 'answerTable');
   const failure = jobFailure(answer);
-  if (failure !== undefined) throw new ApiError(`Job ${opts.jobId} failed${failure ? `: ${failure}` : ''}.`);
-  deps.io.status(opts.wait ? `Job ${opts.jobId} completed.` : `Job ${opts.jobId} is running.`);
+  if (failure !== undefined) throw new ApiError(`Job ${jobId} failed${failure ? `: ${failure}` : ''}.`);
+  deps.io.status(wait ? `Job ${jobId} completed.` : `Job ${jobId} is running.`);
 }
 
 /**
