@@ -4,7 +4,7 @@
  */
 import type { JobResources } from '../contract/index.js';
 import type { JobFileConfig } from './types.js';
-import { sameValue } from './translate.js';
+import { effectivePins, sameValue } from './translate.js';
 
 /**
  * `=` the job file agrees with the suggestion; `~` it overrides it; `+` it adds what was not
@@ -47,18 +47,15 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
     for (const [column, m] of Object.entries(columns)) suggestedMapping.set(column, m);
   }
   const inputColumns = new Set(resources.fields.inputColumns);
-  const pinnedFields = new Map<string, string>();
-  for (const [column, field] of Object.entries(config.mapping ?? {})) {
-    if (field !== null && inputColumns.has(column)) pinnedFields.set(field, column);
-  }
+  // The pins that apply to this input, as the request bodies see them.
+  const pinnedFields = new Set(Object.values(effectivePins(config, resources)).filter((f) => f !== null));
   const columns = [...new Set([...resources.fields.inputColumns, ...Object.keys(config.mapping ?? {})])];
   for (const column of columns) {
     const s = suggestedMapping.get(column);
     const has = config.mapping !== undefined && Object.hasOwn(config.mapping, column);
     if (!has) {
       if (!s) continue;
-      const owner = pinnedFields.get(s.field);
-      entries.push(owner !== undefined && !config.allowColumnCombining
+      entries.push(pinnedFields.has(s.field) && !config.allowColumnCombining
         // The job file gives this field to another column: the suggestion gives way.
         ? { resource: 'mapping', key: column, marker: '~', suggested: s.field, confidence: s.confidence, desired: null }
         : { resource: 'mapping', key: column, marker: unpinned(s.confidence), suggested: s.field, confidence: s.confidence });
