@@ -9,8 +9,8 @@ import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deserialize, setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import { deserialize } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
 import type { DataType, RunWebhookBody } from '../../contract/index.js';
 import { DataTableCollector, type MetadataCollector } from '../metadata.js';
 import { csvFileOf, sniffCsvFile } from '../read/csv.js';
@@ -22,6 +22,7 @@ import {
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
 } from '../types.js';
 import { writeTable } from '../write/index.js';
+import { engineWorker } from '../worker-thread.js';
 import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from '../write/csv.js';
 import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { isUtf16 } from './split.js';
@@ -41,7 +42,7 @@ const MAX_IN_FLIGHT = 16;
 const WORKER_BATCH_ROWS = 512;
 /** Bytes per read in the workers: small reads keep few large buffers waiting for a GC. */
 const WORKER_READ_BYTES = 64 << 10;
-/** Semi-space of the workers' young generations (MiB): with small batches, 8 is as fast as the CLI's 32 and takes far less memory. */
+/** Semi-space of the workers' young generations (MiB): with small batches, 8 is as fast as 32 and takes far less memory. */
 const WORKER_SEMI_SPACE_MB = 8;
 /** Batches the second worker may spill ahead of the merge (it waits for the whole first part): only their small notices wait in memory. */
 const MAX_SPILLED = 1 << 16;
@@ -65,10 +66,7 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
   const file = csvFileOf(input);
   const workerUrl = new URL('./worker.js', import.meta.url);
   if (!file || !existsSync(fileURLToPath(workerUrl))) return undefined;
-  // V8 flags are per process and read when an isolate is made: this sets the workers' young
-  // generation (bin/import.js set 32 for the main thread, whose heap is already made).
-  setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
-  const workers = [0, 1].map(() => new Worker(workerUrl));
+  const workers = [0, 1].map(() => engineWorker(workerUrl, { semiSpaceMb: WORKER_SEMI_SPACE_MB }));
   // An error must never go unhandled; one before runParallel listens is remembered, and the split then reads as "no split".
   let pool: WorkerPool;
   const failed = new Promise<undefined>((resolve) => {
