@@ -8,6 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import busboy from 'busboy';
 import { HttpError, invalidBody, tooLarge } from './http-error.js';
 
@@ -31,6 +33,34 @@ export function safeFileName(name: string | undefined): string {
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return clean === '' || clean === '.' || clean === '..' ? 'upload' : clean;
+}
+
+/**
+ * Node frees the buffers a request body arrives in only when V8 collects this thread's young
+ * generation, and the request thread makes too little garbage of its own for that to happen
+ * often: a 126 MB upload left about 30 MiB of dead buffers in the process, for as long as it ran.
+ * A young-generation collection every RECEIVED_PER_GC bytes (about 0.5 ms on this thread's small
+ * heap, 1% of the upload's time) keeps them to a few MiB. Without the `gc` function (an engine
+ * that refuses the flag) uploads work the same, with the larger footprint.
+ */
+const RECEIVED_PER_GC = 8 << 20;
+const collectYoung = ((): (() => void) => {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
+    return () => gc({ type: 'minor' });
+  } catch {
+    return () => {};
+  }
+})();
+let receivedSinceGc = 0;
+
+/** Counts upload bytes received (over all uploads at once) and collects every RECEIVED_PER_GC. */
+function received(bytes: number): void {
+  receivedSinceGc += bytes;
+  if (receivedSinceGc < RECEIVED_PER_GC) return;
+  receivedSinceGc = 0;
+  collectYoung();
 }
 
 /**
@@ -99,7 +129,10 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
       const entry = { path, fileName, size: 0 };
       file = entry;
       fileStream = stream;
-      stream.on('data', (chunk: Buffer) => { entry.size += chunk.length; });
+      stream.on('data', (chunk: Buffer) => {
+        entry.size += chunk.length;
+        received(chunk.length);
+      });
       stream.on('limit', () => fail(tooLarge(`The file ${fileName} is over this service's upload limit of ${limits.maxUpload} bytes (--max-upload).`)));
       writing = pipeline(stream, createWriteStream(path)).catch((e: Error) => {
         fail(failure ?? new Error(`cannot store the upload: ${e.message}`));
