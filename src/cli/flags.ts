@@ -100,6 +100,60 @@ export function parseCase(value: string): { field: string; casing: Casing; warni
   throw new UsageError(`--case "${value}": "${text}" is not a casing; use one of ${CASINGS.join(', ')}.`);
 }
 
+/**
+ * `--replace <field>=/<regex>/<replacement>/`, as in sed (a leading `s` is allowed, and any
+ * punctuation may stand for `/`: `phone=|[^0-9]||`). The field ends at the first `=` (field names
+ * have none); `\/` puts the delimiter itself in the expression or the replacement, `\\` a
+ * backslash in the replacement.
+ */
+export function parseReplace(value: string): { field: string; pattern: string; replacement: string } {
+  const form = '<field>=/<regex>/<replacement>/';
+  const example = "--replace 'phone=/[^0-9]//'";
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw bad('--replace', value, form, example);
+  const field = value.slice(0, eq);
+  let rest = value.slice(eq + 1);
+  if (rest.startsWith('s') && rest.length > 1 && isDelimiter(rest[1])) rest = rest.slice(1);
+  const delimiter = rest[0];
+  if (delimiter === undefined || !isDelimiter(delimiter)) throw bad('--replace', value, form, example);
+  const parts: string[] = [];
+  let part = '';
+  for (let i = 1; i < rest.length; i++) {
+    const c = rest[i];
+    if (c === '\\' && i + 1 < rest.length) {
+      // An escape pair is never a delimiter. The expression keeps it as written (`\/` matches
+      // `/`); the replacement takes the escaped delimiter or backslash as itself.
+      const next = rest[++i];
+      part += parts.length === 1 && (next === delimiter || next === '\\') ? next : c + next;
+    } else if (c === delimiter) {
+      parts.push(part);
+      part = '';
+    } else {
+      part += c;
+    }
+  }
+  if (parts.length !== 2 || part !== '') throw bad('--replace', value, form, example);
+  const [pattern, replacement] = parts;
+  if (pattern === '') throw new UsageError(`--replace "${value}" has an empty regular expression; put one between the first two ${delimiter}.`);
+  try {
+    new RegExp(pattern, 'g');
+  } catch (e) {
+    throw new UsageError(`--replace "${value}": ${JSON.stringify(pattern)} is not a valid regular expression (${(e as Error).message}).`);
+  }
+  return { field, pattern, replacement };
+}
+
+/** A delimiter of --replace: punctuation, not a letter, digit, space or backslash. */
+function isDelimiter(c: string): boolean {
+  return /^[!-/:-@[-`{-~]$/.test(c) && c !== '\\';
+}
+
+/** `--clear-replace <field>`. */
+export function parseClearReplace(value: string): string {
+  if (value === '') throw bad('--clear-replace', value, '<field>', '--clear-replace phone');
+  return value;
+}
+
 /** A comma list (`--pivot-columns a,b`, `--order c1,c2`); empty items are refused, an empty value is an empty list. */
 export function parseList(flag: string, value: string): string[] {
   if (value.trim() === '') return [];

@@ -175,6 +175,32 @@ describe('<resource> update with flags', () => {
     });
   });
 
+  it('text update --replace sets a field\'s whole rule list, sed style, and keeps other fields', async () => {
+    const res = await cli(['text', 'update', 'J1', '--replace', 'notes=/\\s+/ /', '--replace', 'notes=s|(\\d+)/(\\d+)|$2-$1|', '--replace', 'phone=/[^0-9+]//']);
+    expect(res.exitCode).toBe(0);
+    expect(expectReadThenUpdate('/text-processing-methods/J1', '/text-processing-methods/J1')).toEqual({
+      textProcessingMethods: {
+        regexReplacement: { phone: { '[^0-9+]': '' }, notes: { '\\s+': ' ', '(\\d+)/(\\d+)': '$2-$1' } },
+        casing: { name: 'capitalize' },
+      },
+    });
+  });
+
+  it('text update --replace takes an escaped delimiter in the expression and the replacement', async () => {
+    const res = await cli(['text', 'update', 'J1', '--replace', 'path=/a\\/b/c\\/d/']);
+    expect(res.exitCode).toBe(0);
+    expect((expectReadThenUpdate('/text-processing-methods/J1', '/text-processing-methods/J1') as any).textProcessingMethods.regexReplacement.path)
+      .toEqual({ 'a\\/b': 'c/d' });
+  });
+
+  it('text update --clear-replace leaves a field with no rules', async () => {
+    const res = await cli(['text', 'update', 'J1', '--clear-replace', 'phone']);
+    expect(res.exitCode).toBe(0);
+    expect(expectReadThenUpdate('/text-processing-methods/J1', '/text-processing-methods/J1')).toEqual({
+      textProcessingMethods: { regexReplacement: { phone: {} }, casing: { name: 'capitalize' } },
+    });
+  });
+
   it('text update accepts capitalize with a warning', async () => {
     const res = await cli(['text', 'update', 'J1', '--case', 'name=capitalize']);
     expect(res.exitCode).toBe(0);
@@ -272,6 +298,11 @@ describe('bad flags: one sentence, exit 2, nothing sent', () => {
     [['row-dropping', 'update', 'J1', '--drop', 'unique:email'], '--drop "unique:email": "unique" is not a row dropping method'],
     [['text', 'update', 'J1', '--case', 'name=camel'], '--case "name=camel": "camel" is not a casing'],
     [['pivot', 'update', 'J1', '--aggregation', 'sum'], '--aggregation "sum" is not supported'],
+    [['text', 'update', 'J1', '--replace', 'phone'], '--replace "phone" is not of the form <field>=/<regex>/<replacement>/'],
+    [['text', 'update', 'J1', '--replace', 'phone=/a/b'], '--replace "phone=/a/b" is not of the form <field>=/<regex>/<replacement>/'],
+    [['text', 'update', 'J1', '--replace', 'phone=//x/'], '--replace "phone=//x/" has an empty regular expression'],
+    [['text', 'update', 'J1', '--replace', 'phone=/[0-9/x/'], '--replace "phone=/[0-9/x/": "[0-9" is not a valid regular expression'],
+    [['text', 'update', 'J1', '--replace', 'phone=/a/b/', '--clear-replace', 'phone'], '--replace and --clear-replace both name the field "phone"; keep one.'],
     [['combining', 'update', 'J1', '--method', 'json'], '--method, --separator and --order apply to one field'],
     [['types', 'update', 'J1'], 'Nothing to update for job J1'],
   ];

@@ -2,52 +2,79 @@
 import type { Command } from 'commander';
 import type { Casing } from '../../contract/index.js';
 import type { Deps } from '../deps.js';
-import { collect, parseCase, parseJobId } from '../flags.js';
+import { UsageError } from '../../errors.js';
+import { collect, parseCase, parseClearReplace, parseJobId, parseReplace } from '../flags.js';
 import { getResource, resourceCommand, updateResource, updateSubcommand, type GetOptions, type UpdatableSpec, type UpdateOptions } from '../resource-command.js';
 
 /** How the text processing resource is read, written and shown. */
 export const textSpec: UpdatableSpec<'text'> = {
-  noun: 'text', key: 'text', label: 'text processing methods', hint: '--case <field>=<casing>',
+  noun: 'text', key: 'text', label: 'text processing methods', hint: "--case <field>=<casing>, --replace '<field>=/<regex>/<replacement>/' or --clear-replace <field>",
   get: (client, jobId) => client.text.get(jobId),
   update: (client, jobId, body) => client.text.update(jobId, body),
   table: 'textTable',
 };
 
 /** Options of `text update`. */
-export interface TextUpdateOptions extends UpdateOptions { casing: { field: string; casing: Casing }[]; warnings: string[] }
+export interface TextUpdateOptions extends UpdateOptions {
+  casing: { field: string; casing: Casing }[];
+  /** Per field, the replacements that become its whole rule set (empty: none). */
+  replace: Record<string, Record<string, string>>;
+  warnings: string[];
+}
 
 /** `text get`. */
 export function textGet(opts: GetOptions, deps: Deps): Promise<void> {
   return getResource(textSpec, opts, deps);
 }
 
-/** `text update`: `--case` values laid over the current methods (regular expressions through --data). */
+/** `text update`: `--case` values and each `--replace`d field's rules laid over the current methods. */
 export function textUpdate(opts: TextUpdateOptions, deps: Deps): Promise<void> {
+  const replaced = Object.keys(opts.replace).length > 0;
   return updateResource(textSpec, opts, deps, {
-    hasFlags: opts.casing.length > 0,
+    hasFlags: opts.casing.length > 0 || replaced,
     warnings: opts.warnings,
-    flags: () => (opts.casing.length ? { text: { casing: Object.fromEntries(opts.casing.map((c) => [c.field, c.casing])) } } : {}),
+    flags: () => (opts.casing.length || replaced
+      ? {
+        text: {
+          ...(opts.casing.length ? { casing: Object.fromEntries(opts.casing.map((c) => [c.field, c.casing])) } : {}),
+          ...(replaced ? { regexReplacement: opts.replace } : {}),
+        },
+      }
+      : {}),
   });
 }
 
 /** Commander's values of `text update` as options (throws UsageError on a bad flag). */
-export function textUpdateOptions(jobId: string, raw: { case?: string[]; data?: string }): TextUpdateOptions {
+export function textUpdateOptions(jobId: string, raw: TextRawOptions): TextUpdateOptions {
   const parsed = (raw.case ?? []).map(parseCase);
+  const replace: Record<string, Record<string, string>> = {};
+  for (const { field, pattern, replacement } of (raw.replace ?? []).map(parseReplace)) replace[field] = { ...replace[field], [pattern]: replacement };
+  for (const field of (raw.clearReplace ?? []).map(parseClearReplace)) {
+    if (replace[field]) throw new UsageError(`--replace and --clear-replace both name the field "${field}"; keep one.`);
+    replace[field] = {};
+  }
   return {
     jobId: parseJobId(jobId), data: raw.data,
     casing: parsed.map(({ field, casing }) => ({ field, casing })),
+    replace,
     warnings: parsed.flatMap((p) => (p.warning ? [p.warning] : [])),
   };
 }
+
+/** Commander's raw values of `text update`. */
+interface TextRawOptions { case?: string[]; replace?: string[]; clearReplace?: string[]; data?: string }
 
 /** The `text` command. */
 export function textCommand(deps: Deps, run = { get: textGet, update: textUpdate }): Command {
   const command = resourceCommand(textSpec, 'show or change text processing per field: casing and regular-expression replacement', run.get, deps);
   command.addCommand(updateSubcommand(textSpec, [
     'import text update "$JOB" --case name=title --case country=upper',
-    `import text update "$JOB" --data '{"textProcessingMethods":{"regexReplacement":{"phone":{"[^0-9+]":""}}}}'`,
+    `import text update "$JOB" --replace 'phone=/[^0-9+]//' --replace 'notes=/\\s+/ /'`,
+    'import text update "$JOB" --clear-replace phone',
   ])
     .option('--case <field=casing>', 'upper, lower, title or swap (repeatable)', collect, [])
-    .action(async (jobId: string, raw: { case?: string[]; data?: string }) => run.update(textUpdateOptions(jobId, raw), deps)));
+    .option('--replace <field=/regex/replacement/>', "replace the field's regular-expression rules, sed style; repeat for several rules (repeatable)", collect, [])
+    .option('--clear-replace <field>', 'no regular-expression replacement for a field (repeatable)', collect, [])
+    .action(async (jobId: string, raw: TextRawOptions) => run.update(textUpdateOptions(jobId, raw), deps)));
   return command;
 }
