@@ -1,30 +1,31 @@
-// The reference pipeline (job-1m.yaml) in DuckDB SQL, run as its own process: node duckdb-pipeline.mjs IN.csv OUT.csv
+// The reference pipeline of ../shared/bench/PIPELINE.md (job-1m.yaml) as one DuckDB SQL statement,
+// run as its own process: node duckdb-pipeline.mjs IN.csv OUT.csv [threads]
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const [input, output] = process.argv.slice(2);
+const [input, output, threads = '2'] = process.argv.slice(2);
 const q = (s) => `'${s.replaceAll("'", "''")}'`;
-const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+const instance = await DuckDBInstance.create(':memory:', { threads });
 const connection = await instance.connect();
+// Title case of a generated name (letters only): first letter upper, the rest lower.
 const title = (c) => `upper(${c}[1]) || lower(${c}[2:])`;
 await connection.run(`
 COPY (
   WITH raw AS (
     SELECT *, row_number() OVER () AS rn FROM read_csv(${q(input)}, header = true, all_varchar = true, quote = '"', escape = '"')
   ),
-  typed AS (
-    SELECT rn,
-      TRY_CAST(id AS DOUBLE) AS id, first_name, last_name, nullif(trim(email), '') AS email, phone,
-      TRY_CAST(replace(replace(amount, ',', ''), '$', '') AS DOUBLE) AS amount,
-      coalesce(nullif(trim(country), ''), 'us') AS country,
-      strftime(TRY_CAST(created_at AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S') AS created_at, notes, status
-    FROM raw
-  ),
-  cleaned AS (
-    SELECT rn, id, ${title('first_name')} AS first_name, ${title('last_name')} AS last_name, email,
-      regexp_replace(phone, '[^0-9]', '', 'g') AS phone, amount, upper(country) AS country, created_at, notes, status
-    FROM typed
-  ),
-  dedup AS (SELECT * FROM cleaned QUALIFY row_number() OVER (PARTITION BY id ORDER BY rn) = 1)
-  SELECT id, first_name, last_name, email, phone, amount, country, created_at, notes, status
-  FROM dedup WHERE email IS NOT NULL ORDER BY rn
+  kept AS (
+    SELECT * FROM raw WHERE nullif(trim(email), '') IS NOT NULL
+    QUALIFY row_number() OVER (PARTITION BY TRY_CAST(id AS DOUBLE) ORDER BY rn) = 1
+  )
+  SELECT
+    TRY_CAST(id AS DOUBLE) AS customer_id,
+    ${title('first_name')} || ' ' || ${title('last_name')} AS full_name,
+    email,
+    regexp_replace(phone, '[^0-9]', '', 'g') AS phone,
+    TRY_CAST(replace(amount, ',', '') AS DOUBLE) AS amount,
+    upper(coalesce(nullif(trim(country), ''), 'US')) AS country,
+    strftime(TRY_CAST(created_at AS TIMESTAMP) + INTERVAL 5 HOUR, '%Y-%m-%dT%H:%M:%S') AS created_at_utc,
+    notes,
+    status
+  FROM kept ORDER BY rn
 ) TO ${q(output)} (HEADER, DELIMITER ',')`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Writes the reference CSV workload deterministically: `node test/bench/generate.mjs <rows> <out.csv>`.
-// Streams in large chunks with backpressure, so memory stays constant whatever the row count.
+// Writes the reference CSV workload of ../shared/bench/PIPELINE.md deterministically (a fixed seed):
+// `node test/bench/generate.mjs <rows> <out.csv>`. Streams in large chunks with backpressure, so
+// memory stays constant whatever the row count. 1M rows are about 163 MB.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
@@ -27,19 +28,50 @@ const int = (n) => Math.floor(rand() * n);
 const pick = (list) => list[int(list.length)];
 const pad = (n, w) => String(n).padStart(w, '0');
 
-const FIRST = ['Mary', 'john', 'ALICE', 'Bob', 'mary-jane', 'José', 'Li', 'Fatima', 'olga', 'Pierre', 'Anne', 'KENJI', 'Sven', 'Chloé', 'ahmed', 'Zoë'];
-const LAST = ['mcDONALD', "o'NEIL", 'Smith', 'garcía', 'MÜLLER', 'van der Berg', 'Nguyen', 'de la Cruz', 'Kowalski', 'SILVA', 'Okafor', 'Rossi', 'lee', 'Andersson'];
-const DOMAINS = ['example.com', 'mail.test', 'corp.example', 'EXAMPLE.ORG'];
-const COUNTRIES = ['US', 'gb', 'De', 'FR', 'es', 'IT', 'nl', 'Be', 'CH', 'at', 'SE', 'no', 'DK', 'fi', 'PL', 'pt', 'IE', 'ca', 'AU', 'jp'];
-const STATUS = ['active', 'inactive', 'pending', 'Active', 'closed'];
-const NOTES = [
-  'Called, left message',
-  'Prefers "email" contact',
-  'VIP, handle with care, "gold" tier',
-  'Moved to new address, see ticket',
-  'Said "no thanks", retry later',
-  'n/a',
-];
+const SYLLABLES = ['an', 'na', 'lee', 'mar', 'jo', 'ki', 'sven', 'ol', 'ga', 'ri', 'son', 'ber', 'ta', 'mi', 'chel', 'dra', 'ko', 'wal', 'ski', 'ne'];
+const DOMAINS = ['example.com', 'mail.test', 'corp.example', 'example.org'];
+const COUNTRIES = ['us', 'gb', 'de', 'fr', 'es', 'it', 'nl', 'be', 'ch', 'at', 'se', 'no', 'dk', 'fi', 'pl', 'pt', 'ie', 'ca', 'au', 'jp'];
+const STATUS = ['active', 'inactive', 'pending', 'closed', 'suspended'];
+const WORDS = ['called', 'left message', 'prefers email', 'VIP', 'handle with care', 'moved', 'see ticket', 'no thanks', 'retry later', 'gold tier', 'paid late', 'asked for invoice'];
+
+/** Letters in mixed case, as exports have them: `Anna`, `LEE`, `mar`, `aNN`. */
+function name() {
+  let s = pick(SYLLABLES) + pick(SYLLABLES);
+  if (rand() < 0.5) s += pick(SYLLABLES);
+  const style = int(4);
+  if (style === 0) return s[0].toUpperCase() + s.slice(1);
+  if (style === 1) return s.toUpperCase();
+  if (style === 2) return s;
+  return [...s].map((c) => (rand() < 0.5 ? c.toUpperCase() : c)).join('');
+}
+
+/** `(555) 123-4567` mostly, some `555-123-4567` or `+1 555 123 4567`. */
+function phone() {
+  const a = pad(int(1000), 3);
+  const b = pad(int(10000), 4);
+  const r = rand();
+  if (r < 0.8) return `(555) ${a}-${b}`;
+  return r < 0.9 ? `555-${a}-${b}` : `+1 555 ${a} ${b}`;
+}
+
+/** `1,234.56` style, log-uniform from 1 to 1,000,000, quoted when it has a comma. */
+function amount() {
+  const cents = Math.round(Math.exp(rand() * Math.log(1e6)) * 100);
+  const whole = Math.floor(cents / 100).toLocaleString('en-US');
+  const text = `${whole}.${pad(cents % 100, 2)}`;
+  return whole.includes(',') ? `"${text}"` : text;
+}
+
+/** A two-letter code in mixed case. */
+function country() {
+  return [...pick(COUNTRIES)].map((c) => (rand() < 0.5 ? c.toUpperCase() : c)).join('');
+}
+
+/** Free text with commas and quotes, RFC 4180 quoted, no line breaks. */
+function notes() {
+  const text = `${pick(WORDS)}, ${pick(WORDS)}; said "${pick(WORDS)}", ${pick(WORDS)}`;
+  return `"${text.replaceAll('"', '""')}"`;
+}
 
 const out = createWriteStream(outPath, { highWaterMark: 1 << 20 });
 out.on('error', (err) => {
@@ -49,25 +81,17 @@ out.on('error', (err) => {
 
 const CHUNK_ROWS = 8192;
 let parts = ['id,first_name,last_name,email,phone,amount,country,created_at,notes,status'];
-let lastId = 100000;
+let lastId = 1000000;
 for (let i = 0; i < rowCount; i++) {
-  // ~1% of rows repeat an earlier id.
-  const id = i > 0 && rand() < 0.01 ? lastId - int(Math.min(lastId - 100000, 50)) : ++lastId;
-  const first = pick(FIRST);
-  const last = pick(LAST);
-  const email = rand() < 0.05 ? '' : `${first.toLowerCase().replace(/[^a-z]/g, '')}.${i}@${pick(DOMAINS)}`;
-  const phone = `(555) ${pad(int(1000), 3)}-${pad(int(10000), 4)}`;
-  let amount = '';
-  if (rand() >= 0.03) {
-    const cents = int(500000);
-    const whole = Math.floor(cents / 100);
-    amount = whole >= 1000 ? `"${Math.floor(whole / 1000)},${pad(whole % 1000, 3)}.${pad(cents % 100, 2)}"` : `${whole}.${pad(cents % 100, 2)}`;
-  }
-  const country = rand() < 0.04 ? '' : pick(COUNTRIES);
+  // About 1% of rows repeat an earlier id (one of the last 1,000).
+  const id = i > 0 && rand() < 0.01 ? lastId - int(Math.min(lastId - 1000000, 1000)) : ++lastId;
+  const first = name();
+  const last = name();
+  const email = rand() < 0.05 ? '' : `${first.toLowerCase()}.${last.toLowerCase()}${i}@${pick(DOMAINS)}`;
+  const money = rand() < 0.03 ? '' : amount();
+  const place = rand() < 0.04 ? '' : country();
   const created = `2024-${pad(1 + int(12), 2)}-${pad(1 + int(28), 2)} ${pad(int(24), 2)}:${pad(int(60), 2)}:${pad(int(60), 2)}`;
-  const notes = `"${pick(NOTES).replace(/"/g, '""')}"`;
-  const last_ = /[,"]/.test(last) ? `"${last}"` : last;
-  parts.push(`${id},${first},${last_},${email},${phone},${amount},${country},${created},${notes},${pick(STATUS)}`);
+  parts.push(`${id},${first},${last},${email},${phone()},${money},${place},${created},${notes()},${pick(STATUS)}`);
   if (parts.length >= CHUNK_ROWS) {
     if (!out.write(parts.join('\n') + '\n')) await once(out, 'drain');
     parts = [];

@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: generated data, timed child processes, peak RSS.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,14 +9,21 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BENCH_DIR = process.env.IMPORT_BENCH_DIR ?? join(tmpdir(), 'import-bench');
 export const RSS_HOOK = join(ROOT, 'test', 'bench', 'rss.mjs');
 
-/** Generates `rows` reference rows into BENCH_DIR once and returns the path. */
-export async function referenceFile(rows) {
-  mkdirSync(BENCH_DIR, { recursive: true });
-  const file = join(BENCH_DIR, `bench-${rows}.csv`);
+/**
+ * The reference workload of ../shared/bench/PIPELINE.md for `rows` rows, generated once: a folder
+ * holding the CSV as `in_1m.csv` beside a copy of job-1m.yaml (a verbatim copy of the shared job
+ * file, which names its input so). Returns the folder, the CSV and the job file.
+ */
+export async function referenceJob(rows) {
+  const dir = join(BENCH_DIR, `ref-${rows}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'in_1m.csv');
   if (!existsSync(file) || statSync(file).size === 0) {
     await run(process.execPath, [join(ROOT, 'test', 'bench', 'generate.mjs'), String(rows), file]);
   }
-  return file;
+  const job = join(dir, 'job-1m.yaml');
+  copyFileSync(join(ROOT, 'test', 'bench', 'job-1m.yaml'), job);
+  return { dir, file, job };
 }
 
 /** Runs a command; resolves with wall time (s), peak RSS (MiB, when the rss hook printed it), stdout, stderr. */

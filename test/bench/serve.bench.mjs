@@ -4,11 +4,11 @@
 // Needs the build: `npm run build && node test/bench/serve.bench.mjs` (or `npm run bench serve`).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Pool } from 'undici';
-import { BENCH_DIR, ROOT, RSS_HOOK, line, median, referenceFile, run } from './lib.mjs';
+import { ROOT, RSS_HOOK, line, median, referenceJob, run } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -18,14 +18,12 @@ const PREFIX = '/public/client-side/v1';
 const { loadJobFile } = await import(join(ROOT, 'dist', 'jobfile', 'load.js'));
 const { desiredBodies, currentBodies, changedResources } = await import(join(ROOT, 'dist', 'jobfile', 'translate.js'));
 
-// ---- the workload: the reference file, the job file, and the same pipeline as a schema file ----
-const file = await referenceFile(ROWS);
-const job = join(BENCH_DIR, 'job-1m.yaml');
-copyFileSync(join(ROOT, 'test', 'bench', 'job-1m.yaml'), job);
-if (!file.endsWith('bench-1m.csv')) copyFileSync(file, join(BENCH_DIR, 'bench-1m.csv'));
+// ---- the workload: the reference file, its job file, and the job file's schema as a pipeline ----
+const { dir, file, job } = await referenceJob(ROWS);
 const jobFile = await loadJobFile(job, process.env);
-const schemaFile = join(BENCH_DIR, 'pl_bench.yaml');
-writeFileSync(schemaFile, `id: pl_bench\nexpectedFields: [${jobFile.schema.expectedFields.join(', ')}]\n`);
+const PIPELINE = jobFile.pipeline;
+const schemaFile = join(dir, 'pipeline.yaml');
+writeFileSync(schemaFile, `id: ${PIPELINE}\nexpectedFields: [${jobFile.schema.expectedFields.join(', ')}]\n`);
 const dataDir = mkdtempSync(join(tmpdir(), 'import-serve-bench-'));
 
 // ---- the server, with the peak-RSS hook ----
@@ -63,7 +61,7 @@ async function serveJob() {
   const started = process.hrtime.bigint();
   const form = new FormData();
   form.append('files', await openAsBlob(file), basename(file));
-  form.append('pipelineId', 'pl_bench');
+  form.append('pipelineId', PIPELINE);
   form.append('jobName', 'bench');
   const response = await fetch(api + '/start', { method: 'POST', body: form, headers: { 'x-api-key': 'bench' } });
   const { jobId } = await response.json();
@@ -124,7 +122,7 @@ async function loadTest(origin, paths, connections, seconds) {
 // ---- 1. wall time: dry run vs serve, alternating ----
 const dry = [];
 const served = [];
-const dryOut = join(BENCH_DIR, 'out-dry-run.csv');
+const dryOut = join(dir, 'out-dry-run.csv');
 for (let i = 0; i < RUNS; i++) {
   dry.push(await run(process.execPath, [join(ROOT, 'bin', 'import.js'), 'dry-run', job, '--out', dryOut], { env: { ...process.env, NO_COLOR: '1' } }));
   served.push(await serveJob());
@@ -136,7 +134,7 @@ const afterRuns = await (await fetch(`${url}/healthz`)).json();
 async function startBig() {
   const form = new FormData();
   form.append('files', await openAsBlob(file), basename(file));
-  form.append('pipelineId', 'pl_bench');
+  form.append('pipelineId', PIPELINE);
   const r = await fetch(api + '/start', { method: 'POST', body: form, headers: { 'x-api-key': 'bench' } });
   return (await r.json()).jobId;
 }
@@ -188,5 +186,5 @@ console.log(line('requests/s (mean)', `${Math.round(load.perSecond).toLocaleStri
 console.log(line('latency p50 / p99 / max', `${load.p50} / ${load.p99} / ${load.max} ms`));
 console.log(line('errors / non-2xx', `${load.errors} / ${load.non2xx}`));
 console.log(line('server event loop delay max / p99', `${health.eventLoopDelayMs.max} / ${health.eventLoopDelayMs.p99} ms (target max <= ~50 ms)`));
-console.log(line('  (for the record) during 126 MB uploads', `${duringUploads.max} / ${duringUploads.p99} ms`));
+console.log(line(`  (for the record) during ${Math.round(statSync(file).size / 1e6)} MB uploads`, `${duringUploads.max} / ${duringUploads.p99} ms`));
 process.exitCode = sameOutput && load.errors === 0 && load.non2xx === 0 ? 0 : 1;
