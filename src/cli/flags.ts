@@ -135,11 +135,7 @@ export function parseReplace(value: string): { field: string; pattern: string; r
   if (parts.length !== 2 || part !== '') throw bad('--replace', value, form, example);
   const [pattern, replacement] = parts;
   if (pattern === '') throw new UsageError(`--replace "${value}" has an empty regular expression; put one between the first two ${delimiter}.`);
-  try {
-    new RegExp(pattern, 'g');
-  } catch (e) {
-    throw new UsageError(`--replace "${value}": ${JSON.stringify(pattern)} is not a valid regular expression (${(e as Error).message}).`);
-  }
+  checkRegex(pattern, `--replace "${value}"`);
   return { field, pattern, replacement };
 }
 

@@ -1,6 +1,7 @@
 /** `import text get|update <jobId>`: casing and regular-expression replacement per field. */
 import type { Command } from 'commander';
 import type { Casing } from '../../contract/index.js';
+import type { JobFileConfig } from '../../jobfile/types.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../errors.js';
 import { collect, parseCase, parseClearReplace, parseJobId, parseReplace } from '../flags.js';
@@ -33,14 +34,12 @@ export function textUpdate(opts: TextUpdateOptions, deps: Deps): Promise<void> {
   return updateResource(textSpec, opts, deps, {
     hasFlags: opts.casing.length > 0 || replaced,
     warnings: opts.warnings,
-    flags: () => (opts.casing.length || replaced
-      ? {
-        text: {
-          ...(opts.casing.length ? { casing: Object.fromEntries(opts.casing.map((c) => [c.field, c.casing])) } : {}),
-          ...(replaced ? { regexReplacement: opts.replace } : {}),
-        },
-      }
-      : {}),
+    flags: () => {
+      const text: NonNullable<JobFileConfig['text']> = {};
+      if (opts.casing.length) text.casing = Object.fromEntries(opts.casing.map((c) => [c.field, c.casing]));
+      if (replaced) text.regexReplacement = opts.replace;
+      return Object.keys(text).length ? { text } : {};
+    },
   });
 }
 
