@@ -1,0 +1,154 @@
+/**
+ * JSON text <-> values without losing what users wrote. A plain JavaScript object puts
+ * integer-like keys ("1962", "9") before the others whatever their written order, so JSON whose
+ * member order matters (regular-expression rules, row objects whose keys become columns) is read
+ * with the order recorded, and every body we write keeps the order it was built in (`Map`s too).
+ * `__proto__` is an ordinary key here: it is always an own property, never a prototype.
+ */
+import jsonc from 'jsonc-parser';
+
+/** Records the written order of an object's keys when it differs from `Object.keys` order. */
+export const KEY_ORDER: unique symbol = Symbol('import.keyOrder');
+
+/** An object that may carry the written order of its keys. */
+type Ordered = Record<string, unknown> & { [KEY_ORDER]?: string[] };
+
+/** True for a key that a JavaScript object would move first (a canonical array index). */
+export function isIndexLikeKey(key: string): boolean {
+  if (key.length === 0 || key.length > 10) return false;
+  if (key === '0') return true;
+  const first = key.charCodeAt(0);
+  if (first < 49 || first > 57) return false; // 1-9: no leading zero
+  for (let i = 1; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return Number(key) < 4294967295;
+}
+
+/** The keys of an object in the order they were written (or added), integer-like keys included. */
+export function keysInOrder(object: object): string[] {
+  return (object as Ordered)[KEY_ORDER] ?? Object.keys(object);
+}
+
+/** `[key, value]` pairs of an object or a Map, in written order. */
+export function entriesInOrder<T>(object: Record<string, T> | Map<string, T>): [string, T][] {
+  if (object instanceof Map) return [...object];
+  return keysInOrder(object).map((key) => [key, object[key]]);
+}
+
+/** An object with `pairs` as own properties (`__proto__` included) that remembers their order. */
+export function orderedObject<T>(pairs: Iterable<readonly [string, T]>): Record<string, T> {
+  const object: Ordered = {};
+  const keys: string[] = [];
+  let reordered = false;
+  for (const [key, value] of pairs) {
+    if (!Object.prototype.hasOwnProperty.call(object, key)) {
+      keys.push(key);
+      if (!reordered && isIndexLikeKey(key) && keys.length > 1) reordered = true;
+    }
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  if (reordered && !sameOrder(keys, Object.keys(object))) {
+    Object.defineProperty(object, KEY_ORDER, { value: keys, enumerable: false });
+  }
+  return object as Record<string, T>;
+}
+
+/**
+ * Parses JSON text like `JSON.parse`, and records the written key order of every object whose
+ * order a JavaScript object would change (read it with `keysInOrder`). Only such text pays for a
+ * second, order-keeping parse.
+ */
+export function parseJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return hasIndexLikeKeys(value) ? parseOrdered(text) : value;
+}
+
+/** Whether any object inside `value` has an integer-like key among others. */
+function hasIndexLikeKeys(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const item of v) if (item !== null && typeof item === 'object') stack.push(item);
+      continue;
+    }
+    const keys = Object.keys(v);
+    // Integer-like keys come first in Object.keys, so only then may the written order differ.
+    if (keys.length > 1 && isIndexLikeKey(keys[0])) return true;
+    for (const key of keys) {
+      const item = (v as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') stack.push(item);
+    }
+  }
+  return false;
+}
+
+/** The order-keeping parse: builds values from the parser's events. `text` is valid JSON. */
+function parseOrdered(text: string): unknown {
+  // Each open container: an array, or an object with its pairs so far and the pending key.
+  type Frame = { array: unknown[] } | { pairs: [string, unknown][]; key: string };
+  const stack: Frame[] = [];
+  let result: unknown;
+  const put = (value: unknown) => {
+    const top = stack[stack.length - 1];
+    if (!top) result = value;
+    else if ('array' in top) top.array.push(value);
+    else top.pairs.push([top.key, value]);
+  };
+  jsonc.visit(text, {
+    onObjectBegin: () => { stack.push({ pairs: [], key: '' }); },
+    onObjectProperty: (property) => { (stack[stack.length - 1] as { key: string }).key = property; },
+    onObjectEnd: () => { put(orderedObject((stack.pop() as { pairs: [string, unknown][] }).pairs)); },
+    onArrayBegin: () => { stack.push({ array: [] }); },
+    onArrayEnd: () => { put((stack.pop() as { array: unknown[] }).array); },
+    onLiteralValue: (value) => { put(value); },
+  }, { disallowComments: true, allowTrailingComma: false });
+  return result;
+}
+
+/**
+ * `JSON.stringify` that writes object keys in written order (`keysInOrder`) and a `Map` as an
+ * object in insertion order. Values without either are handed to `JSON.stringify` whole.
+ */
+export function stringifyJson(value: unknown, indent?: number): string {
+  if (!needsOrderedWrite(value)) return JSON.stringify(value, null, indent);
+  return write(value, indent ? ' '.repeat(indent) : '', '') ?? 'null';
+}
+
+function needsOrderedWrite(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (v instanceof Map || (v as Ordered)[KEY_ORDER]) return true;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) if (item !== null && typeof item === 'object') stack.push(item);
+  }
+  return false;
+}
+
+function write(value: unknown, indent: string, at: string): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
+  const inner = at + indent;
+  const open = indent ? `\n${inner}` : '';
+  const close = indent ? `\n${at}` : '';
+  const sep = indent ? `,\n${inner}` : ',';
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    return `[${open}${value.map((v) => write(v, indent, inner) ?? 'null').join(sep)}${close}]`;
+  }
+  const pairs = value instanceof Map ? [...value] : entriesInOrder(value as Record<string, unknown>);
+  const parts: string[] = [];
+  for (const [key, v] of pairs) {
+    const text = write(v, indent, inner);
+    if (text !== undefined) parts.push(`${JSON.stringify(String(key))}:${indent ? ' ' : ''}${text}`);
+  }
+  return parts.length ? `{${open}${parts.join(sep)}${close}}` : '{}';
+}
+
+function sameOrder(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { entriesInOrder, isIndexLikeKey, keysInOrder, orderedObject, parseJson, stringifyJson } from '../../src/contract/json.js';
+
+describe('isIndexLikeKey', () => {
+  it('is true only for canonical array indexes', () => {
+    expect(['0', '9', '1962', '4294967294'].every(isIndexLikeKey)).toBe(true);
+    expect(['', '01', '-1', '1.5', 'TQ', '4294967295', ' 1'].some(isIndexLikeKey)).toBe(false);
+  });
+});
+
+describe('parseJson', () => {
+  it('keeps the written order of integer-like keys', () => {
+    const value = parseJson('{"TQ": 1, "1976": 2, "1962": 3}') as Record<string, number>;
+    expect(Object.keys(value)).toEqual(['1962', '1976', 'TQ']); // what a JS object does
+    expect(keysInOrder(value)).toEqual(['TQ', '1976', '1962']);
+    expect(entriesInOrder(value)).toEqual([['TQ', 1], ['1976', 2], ['1962', 3]]);
+  });
+
+  it('keeps the order of nested rule maps and rows', () => {
+    const value = parseJson('[{"a": {"9": "X", "0": "9"}}, {"2": null, "1": true}]') as any[];
+    expect(keysInOrder(value[0].a)).toEqual(['9', '0']);
+    expect(keysInOrder(value[1])).toEqual(['2', '1']);
+    expect(value[1]['2']).toBeNull();
+  });
+
+  it('reads __proto__ as an own key, never as the prototype', () => {
+    const value = parseJson('{"1": 0, "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);
+    expect(keysInOrder(value)).toEqual(['1', '__proto__']);
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
+  it('gives the same values as JSON.parse and its errors', () => {
+    const text = '{"b": [1, 2.5e3, -0.5, "x\\u00e9\\n"], "3": {"c": false}, "a": null}';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+    expect(() => parseJson('{"a": 1,}')).toThrow(SyntaxError);
+  });
+});
+
+describe('stringifyJson', () => {
+  it('writes keys in written order and Maps as objects', () => {
+    const rules = new Map([['9', 'X'], ['0', '9']]);
+    expect(stringifyJson({ regexReplacement: { phone: rules } })).toBe('{"regexReplacement":{"phone":{"9":"X","0":"9"}}}');
+    const text = '{"TQ":1,"1976":2,"1962":3}';
+    expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it('indents like JSON.stringify', () => {
+    const value = { a: [1, { b: new Map([['2', 1], ['1', 2]]) }], c: {} , d: [] };
+    expect(stringifyJson(value, 2)).toBe(JSON.stringify({ a: [1, { b: { 2: 1, 1: 2 } }], c: {}, d: [] }, null, 2).replace('"1": 2,\n        "2": 1', '"2": 1,\n        "1": 2'));
+  });
+
+  it('is JSON.stringify for values without ordered members', () => {
+    const value = { a: 1, b: [null, 'x'], c: undefined };
+    expect(stringifyJson(value)).toBe(JSON.stringify(value));
+  });
+});
+
+describe('orderedObject', () => {
+  it('holds __proto__ and integer-like keys as own keys in the given order', () => {
+    const o = orderedObject([['__proto__', 1], ['1962', 2], ['TQ', 3]]);
+    expect(keysInOrder(o)).toEqual(['__proto__', '1962', 'TQ']);
+    expect(o['__proto__']).toBe(1);
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+  });
+});
