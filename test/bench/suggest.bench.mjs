@@ -3,13 +3,16 @@
 import { HELD_OUT } from './suggest/held-out.mjs';
 import { CONFIDENT, scoreCases, TARGETS } from './suggest/score.mjs';
 import { TUNING } from './suggest/tuning.mjs';
+import { VALIDATION } from './suggest/validation.mjs';
 import { line } from './lib.mjs';
 
 const pct = (x) => x.toFixed(2);
 const verbose = process.argv.includes('--verbose');
 
 let failed = false;
-for (const [label, cases] of [['tuning', TUNING], ['held-out', HELD_OUT]]) {
+const sets = [['tuning', TUNING], ['validation', VALIDATION], ['held-out', HELD_OUT]]
+  .filter(([label]) => !process.argv.includes('--no-held-out') || label !== 'held-out');
+for (const [label, cases] of sets) {
   const { perCase, total } = await scoreCases(cases);
   console.log(`\n${label}: ${cases.length} datasets, ${total.truePairs} true pairs, ${total.suggested} suggested`);
   for (const r of perCase) {

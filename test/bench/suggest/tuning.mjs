@@ -156,4 +156,111 @@ export const TUNING = [
       ['hurricanes', 'hurricane_count'],
     ],
   },
+  {
+    name: 'gapminder',
+    source: 'vega-datasets/data/gapminder.json',
+    expected: [
+      ['yr', 'number'], ['country_name', 'rich_text'], ['region_cluster', 'category'], ['population', 'number'],
+      ['life_expectancy', 'number'], ['fertility_rate', 'number'],
+    ],
+    optional: [['gdp_per_capita', 'number']],
+    truth: [
+      ['year', 'yr'], ['country', 'country_name'], ['cluster', 'region_cluster'], ['pop', 'population'],
+      ['life_expect', 'life_expectancy'], ['fertility', 'fertility_rate'],
+    ],
+  },
+  {
+    name: 'ohlc',
+    source: 'vega-datasets/data/ohlc.json',
+    expected: [
+      ['trade_date', 'date_time'], ['open_price', 'number'], ['high_price', 'number'], ['low_price', 'number'],
+      ['close_price', 'number'], ['signal_type', 'category'], ['return_pct', 'number'],
+    ],
+    optional: [['volume', 'number']],
+    truth: [
+      ['date', 'trade_date'], ['open', 'open_price'], ['high', 'high_price'], ['low', 'low_price'], ['close', 'close_price'],
+      ['signal', 'signal_type'], ['ret', 'return_pct'],
+    ],
+  },
+  {
+    name: 'income',
+    source: 'vega-datasets/data/income.json',
+    expected: [
+      ['state', 'rich_text'], ['census_region', 'category'], ['state_id', 'category'], ['share_pct', 'number'],
+      ['households', 'number'], ['income_bracket', 'category'],
+    ],
+    optional: [['median_income', 'number']],
+    truth: [
+      ['name', 'state'], ['region', 'census_region'], ['id', 'state_id'], ['pct', 'share_pct'], ['total', 'households'],
+      ['group', 'income_bracket'],
+    ],
+  },
+  {
+    name: 'crimea',
+    source: 'vega-datasets/data/crimea.json',
+    expected: [
+      ['month_start', 'date_time'], ['deaths_wounds', 'number'], ['deaths_other', 'number'], ['deaths_disease', 'number'],
+      ['troop_strength', 'number'],
+    ],
+    optional: [],
+    truth: [
+      ['date', 'month_start'], ['wounds', 'deaths_wounds'], ['other', 'deaths_other'], ['disease', 'deaths_disease'],
+      ['army_size', 'troop_strength'],
+    ],
+  },
+  {
+    name: 'stocks',
+    source: 'vega-datasets/data/stocks.csv',
+    expected: [['ticker', 'category'], ['price_date', 'date_time'], ['close_price', 'number']],
+    optional: [['exchange', 'category'], ['currency', 'category']],
+    truth: [['symbol', 'ticker'], ['date', 'price_date'], ['price', 'close_price']],
+  },
+  {
+    name: 'iowa-electricity',
+    source: 'vega-datasets/data/iowa-electricity.csv',
+    expected: [['yr', 'date_time'], ['fuel_source', 'category'], ['net_gen_mwh', 'number']],
+    optional: [['plant_count', 'number']],
+    truth: [['year', 'yr'], ['source', 'fuel_source'], ['net_generation', 'net_gen_mwh']],
+  },
+  {
+    name: 'seattle-weather-hourly-normals',
+    source: 'vega-datasets/data/seattle-weather-hourly-normals.csv',
+    expected: [['observed_at', 'date_time'], ['pressure_hpa', 'number'], ['temp_c', 'number'], ['wind_speed_ms', 'number']],
+    optional: [['humidity_pct', 'number'], ['station_id', 'category']],
+    truth: [['date', 'observed_at'], ['pressure', 'pressure_hpa'], ['temperature', 'temp_c'], ['wind', 'wind_speed_ms']],
+  },
+  {
+    name: 'disasters',
+    source: 'vega-datasets/data/disasters.csv',
+    expected: [['disaster_type', 'category'], ['year', 'number'], ['fatalities', 'number']],
+    optional: [['economic_damage_usd', 'number']],
+    truth: [['Entity', 'disaster_type'], ['Year', 'year'], ['Deaths', 'fatalities']],
+  },
+  {
+    name: 'obesity',
+    source: 'vega-datasets/data/obesity.json',
+    expected: [['fips_code', 'category'], ['obesity_rate', 'number'], ['state_abbr', 'category']],
+    optional: [['country_code', 'category']],
+    truth: [['id', 'fips_code'], ['rate', 'obesity_rate'], ['state', 'state_abbr']],
+  },
+  {
+    name: 'us-employment',
+    source: 'vega-datasets/data/us-employment.csv',
+    expected: [
+      ['period', 'date_time'], ['total_nonfarm', 'number'], ['private_sector', 'number'], ['construction_jobs', 'number'],
+      ['manufacturing_jobs', 'number'], ['govt', 'number'],
+    ],
+    optional: [['unemployment_rate', 'number']],
+    truth: [
+      ['month', 'period'], ['nonfarm', 'total_nonfarm'], ['private', 'private_sector'], ['construction', 'construction_jobs'],
+      ['manufacturing', 'manufacturing_jobs'], ['government', 'govt'],
+    ],
+  },
+  {
+    name: 'monarchs',
+    source: 'vega-datasets/data/monarchs.json',
+    expected: [['monarch', 'rich_text'], ['reign_start', 'number'], ['reign_end', 'number']],
+    optional: [['house', 'category'], ['ordinal', 'number']],
+    truth: [['name', 'monarch'], ['start', 'reign_start'], ['end', 'reign_end'], ['index', 'ordinal']],
+  },
 ];
