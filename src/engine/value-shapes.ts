@@ -1,8 +1,8 @@
 /**
  * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
  * the share of values that are emails, phones, numbers, dates, years, months, booleans,
- * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3), ISO 4217 currency
- * codes, continents or short codes, and which of these shapes a field's name and type ask for.
+ * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
+ * English country names, ISO 4217 currency codes, continents or short codes, and which of these shapes a field's name and type ask for.
  */
 import { createRequire } from 'node:module';
 import type { DataType } from '../contract/index.js';
@@ -11,7 +11,7 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 /** A kind of value a column may hold. */
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
-  | 'countryAlpha2' | 'countryAlpha3' | 'currency' | 'continent' | 'code';
+  | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -22,7 +22,7 @@ export type ShapeShares = ReadonlyMap<Shape, number>;
  * whatever its name (`cca2` holding `AW`, `HN`... for `iso_alpha_2`).
  */
 export const VALUE_ONLY_SCORES: ReadonlyMap<Shape, number> = new Map<Shape, number>([
-  ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['currency', 0.6],
+  ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['countryNumeric', 0.6], ['countryName', 0.6], ['currency', 0.6],
   // Dates are common, but a column of them for a date field is worth a look (at the bar): when it
   // is the only one, calibration raises it; when several are, they tie and stay low.
   ['date', 0.5],
@@ -35,7 +35,8 @@ export const VALUE_ONLY_SHARE = 0.9;
  * others only add: a `region` field may hold continents, or anything else.
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
-  'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3', 'currency',
+  'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
+  'countryNumeric', 'currency',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -43,6 +44,7 @@ const PHONE_CHARS = /^\+?[\d\s().\-/]+$/;
 const LETTERS_2 = /^[A-Za-z]{2}$/;
 const LETTERS_3 = /^[A-Za-z]{3}$/;
 const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
+const DIGITS_3 = /^\d{1,3}$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
 const MONTH_NAMES = new Set([
@@ -72,6 +74,8 @@ export function measureShapes(texts: readonly string[]): ShapeShares {
     if (CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
     if (CODE.test(text)) add('code');
     if (LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
+    if (DIGITS_3.test(text) && codes.numeric.has(text.padStart(3, '0'))) add('countryNumeric');
+    if (text.length > 3 && codes.names.has(plainName(text))) add('countryName');
     if (LETTERS_3.test(text)) {
       const upper = text.toUpperCase();
       if (codes.alpha3.has(upper)) add('countryAlpha3');
@@ -112,7 +116,9 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   if (has('month')) shapes.push('month');
   if (has('iso2')) shapes.push('countryAlpha2');
   if (has('iso3')) shapes.push('countryAlpha3');
-  if (has('country') && has('code') && !has('iso2') && !has('iso3')) shapes.push('countryAlpha2', 'countryAlpha3');
+  if (has('numeric') && (has('iso') || has('country'))) shapes.push('countryNumeric');
+  else if (has('country') && has('code') && !has('iso2') && !has('iso3')) shapes.push('countryAlpha2', 'countryAlpha3');
+  else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
   if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('flag')) shapes.push('boolean');
@@ -128,24 +134,42 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
 const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'percent']);
 
-interface IsoCodes { alpha2: Set<string>; alpha3: Set<string>; currencies: Set<string> }
+interface IsoCodes { alpha2: Set<string>; alpha3: Set<string>; numeric: Set<string>; names: Set<string>; currencies: Set<string> }
 let iso: IsoCodes | undefined;
 
 /**
- * ISO 3166-1 country codes (from i18n-iso-countries) and ISO 4217 currency codes (from the ICU data
- * built into Node), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are not ISO 3166-1 codes but
- * stand for countries in much real data.
+ * ISO 3166-1 country codes (from i18n-iso-countries), English country names and ISO 4217 currency
+ * codes (from the ICU data built into Node), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are
+ * not ISO 3166-1 codes but stand for countries in much real data; so do the older names listed.
  */
 function isoCodes(): IsoCodes {
   if (!iso) {
     const codes = createRequire(import.meta.url)('i18n-iso-countries/codes.json') as [string, string, string, string][];
+    const english = new Intl.DisplayNames(['en'], { type: 'region' });
+    const names = codes.flatMap((c) => {
+      const name = english.of(c[0]);
+      // `Myanmar (Burma)` is also written `Myanmar`.
+      return name ? [plainName(name), plainName(name.replace(/\s*\(.*\)$/, ''))] : [];
+    });
     iso = {
       alpha2: new Set([...codes.map((c) => c[0]), 'UK', 'EU', 'XK']),
       alpha3: new Set([...codes.map((c) => c[1]), 'XKX']),
+      numeric: new Set(codes.map((c) => c[2])),
+      names: new Set([...names, ...OTHER_COUNTRY_NAMES]),
       currencies: new Set(Intl.supportedValuesOf('currency')),
     };
   }
   return iso;
+}
+
+const OTHER_COUNTRY_NAMES = [
+  'united states of america', 'russian federation', 'czech republic', 'ivory coast', 'cape verde', 'swaziland',
+  'macedonia', 'turkey', 'burma', 'kosovo', 'vatican', 'holland', 'great britain', 'england', 'scotland', 'wales',
+];
+
+/** A name lower-cased, without accents, with plain apostrophes. */
+function plainName(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[\u2019`]/g, "'").toLowerCase().trim();
 }
 
 /** Cheap test before the full number parse: digit, sign, dot, `(`, or a currency sign (or any non-ASCII: left to the parser). */

@@ -110,7 +110,7 @@ describe('suggestResources: mapping', () => {
     for (const m of Object.values(mapping)) expect(m.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
-  it('maps codes that only the values reveal', () => {
+  it('maps codes and country names that only the values reveal', () => {
     const schema = schemaOf(['iso_alpha_2', 'iso_alpha_3', 'currency_code', 'country']);
     const countries = [['AW', 'ABW', 'AWG', 'Aruba'], ['HN', 'HND', 'HNL', 'Honduras'], ['DE', 'DEU', 'EUR', 'Germany'], ['JP', 'JPN', 'JPY', 'Japan']];
     const sample = repeat(20, (i) => countries[i % 4]);
@@ -118,6 +118,7 @@ describe('suggestResources: mapping', () => {
       cca2: { field: 'iso_alpha_2', confidence: 0.81 },
       cca3: { field: 'iso_alpha_3', confidence: 0.81 },
       currencies: { field: 'currency_code', confidence: 0.96 },
+      name: { field: 'country', confidence: 0.81 },
     });
   });
 

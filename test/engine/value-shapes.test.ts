@@ -16,6 +16,12 @@ describe('measureShapes', () => {
     expect(share(['Aruba', 'A1', 'A'], 'countryAlpha2')).toBe(0);
   });
 
+  it('recognises ISO 3166 numeric codes and English country names', () => {
+    expect(share(['533', '004', '4', '840'], 'countryNumeric')).toBe(1);
+    expect(share(['999', '1000', '0', 'x'], 'countryNumeric')).toBe(0);
+    expect(share(['Aruba', 'honduras', 'Côte d’Ivoire', 'Myanmar', 'United States', 'Narnia'], 'countryName')).toBeCloseTo(5 / 6, 10);
+  });
+
   it('recognises ISO 4217 currency codes', () => {
     expect(share(['USD', 'EUR', 'jpy', 'AWG'], 'currency')).toBe(1);
     expect(share(['USD', 'ABC', 'XYZ', 'US$'], 'currency')).toBe(0.25);
@@ -70,6 +76,8 @@ describe('expectedShapes', () => {
     expect(shapes('is_active')).toEqual(['boolean']);
     expect(shapes('share_pct')).toEqual(['percent']);
     expect(shapes('continent')).toEqual(['continent']);
+    expect(shapes('country')).toEqual(['countryName']);
+    expect(shapes('iso_numeric')).toEqual(['countryNumeric']);
   });
 
   it('adds the shape of the schema type, and of date words when there is no type', () => {
