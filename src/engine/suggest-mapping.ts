@@ -54,7 +54,8 @@ export function suggestMapping(columns: readonly string[], fields: readonly stri
     const name = prepareName(field);
     return { name, shapes: expectedShapes(name.canonical, Object.hasOwn(types, field) ? types[field] : undefined) };
   });
-  const values = columns.map((_, i) => new ColumnValues(sample, i));
+  const wanted = new Set(targets.flatMap((t) => t.shapes));
+  const values = columns.map((_, i) => new ColumnValues(sample, i, wanted));
   const candidates = candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
   const choices = assignPairs(columns.length, candidates);
   return calibrate(choices, candidates);
@@ -83,9 +84,9 @@ function candidatePairs(columns: PreparedName[], targets: Target[], score: (colu
     for (let c = 0; c < columns.length; c++) for (let f = 0; f < targets.length; f++) consider(c, f);
     return out;
   }
-  const pairs = indexedPairs(columns, targets);
+  const pairs = linkedPairs(columns, targets);
   if (pairs) {
-    for (const [f, cs] of pairs.entries()) for (const c of cs) consider(c, f);
+    for (let k = 0; k < pairs.length; k += 2) consider(pairs[k], pairs[k + 1]);
     return out;
   }
   // Equal names only, through hash lookups: linear in columns + fields.
@@ -108,41 +109,45 @@ function candidatePairs(columns: PreparedName[], targets: Target[], score: (colu
 }
 
 /**
- * Per field, the columns sharing a canonical word or the exact name with it (or all columns, for
- * value-only shapes); undefined past MAX_SCORED_PAIRS. A word held by more than COMMON_WORD_SHARE
- * of the columns (`col` in `col_1` ... `col_80000`) links nothing by itself.
+ * The pairs (column, field, flattened) that share a canonical word or the exact name, and every
+ * column with each field that values alone may identify; undefined past MAX_SCORED_PAIRS. A word
+ * held by more than COMMON_WORD_SHARE of the columns (`col` in `col_1` ... `col_80000`) links
+ * nothing by itself. Only the fields' words are indexed, so a wide input costs one lookup per word.
  */
-function indexedPairs(columns: PreparedName[], targets: Target[]): Map<number, Set<number>> | undefined {
-  const byToken = new Map<string, number[]>();
-  const index = (token: string, c: number) => {
-    const list = byToken.get(token);
-    if (!list) byToken.set(token, [c]);
-    else if (list[list.length - 1] !== c) list.push(c);
+function linkedPairs(columns: PreparedName[], targets: Target[]): number[] | undefined {
+  const fieldsByWord = new Map<string, number[]>();
+  const fieldsByName = new Map<string, number[]>();
+  const everyColumn: number[] = [];
+  const push = (map: Map<string, number[]>, key: string, f: number) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [f]); else if (list[list.length - 1] !== f) list.push(f);
   };
-  columns.forEach((col, c) => {
-    for (const token of col.canonical) index(token, c);
-    index(`=${col.joined}`, c);
+  targets.forEach((t, f) => {
+    if (t.shapes.some((s) => VALUE_ONLY_SCORES.has(s))) everyColumn.push(f);
+    for (const word of t.name.canonical) push(fieldsByWord, word, f);
+    push(fieldsByName, t.name.joined, f);
   });
+  // How many columns hold each of the fields' words.
+  const held = new Map<string, number>();
+  for (const col of columns) {
+    for (let i = 0; i < col.canonical.length; i++) {
+      const word = col.canonical[i];
+      if (fieldsByWord.has(word) && col.canonical.indexOf(word) === i) held.set(word, (held.get(word) ?? 0) + 1);
+    }
+  }
   const common = Math.max(COMMON_WORD_MIN, COMMON_WORD_SHARE * columns.length);
-  const pairs = new Map<number, Set<number>>();
-  let count = 0;
-  for (let f = 0; f < targets.length; f++) {
-    const t = targets[f];
-    if (t.shapes.some((s) => VALUE_ONLY_SCORES.has(s))) {
-      count += columns.length;
-      if (count > MAX_SCORED_PAIRS) return undefined;
-      pairs.set(f, new Set(columns.keys()));
-      continue;
+  const pairs: number[] = [];
+  const linked = new Set<number>();
+  for (let c = 0; c < columns.length; c++) {
+    linked.clear();
+    for (const f of everyColumn) linked.add(f);
+    for (const f of fieldsByName.get(columns[c].joined) ?? []) linked.add(f);
+    for (const word of columns[c].canonical) {
+      if ((held.get(word) ?? 0) > common) continue;
+      for (const f of fieldsByWord.get(word) ?? []) linked.add(f);
     }
-    const set = new Set<number>();
-    for (const token of [...t.name.canonical, `=${t.name.joined}`]) {
-      const list = byToken.get(token) ?? [];
-      if (list.length > common && !token.startsWith('=')) continue;
-      count += list.length;
-      if (count > MAX_SCORED_PAIRS) return undefined;
-      for (const c of list) set.add(c);
-    }
-    pairs.set(f, set);
+    for (const f of linked) pairs.push(c, f);
+    if (pairs.length > 2 * MAX_SCORED_PAIRS) return undefined;
   }
   return pairs;
 }
@@ -231,13 +236,13 @@ function calibrated(score: number, rival: number): number {
 class ColumnValues {
   private measured?: ShapeShares | null;
 
-  constructor(private readonly rows: readonly Row[], private readonly index: number) {}
+  constructor(private readonly rows: readonly Row[], private readonly index: number, private readonly wanted: ReadonlySet<Shape>) {}
 
   /** Shares of the first SHAPE_SAMPLE_VALUES non-missing values having each shape; null with no values. */
   shares(): ShapeShares | null {
     if (this.measured === undefined) {
       const texts = this.texts(SHAPE_SAMPLE_VALUES);
-      this.measured = texts.length === 0 ? null : measureShapes(texts);
+      this.measured = texts.length === 0 ? null : measureShapes(texts, this.wanted);
     }
     return this.measured;
   }

@@ -56,32 +56,43 @@ const CONTINENTS = new Set([
   'europe', 'oceania', 'australia', 'antarctica', 'antarctic', 'middle east', 'australia and oceania',
 ]);
 
-/** Measures the shapes of some values (the first non-missing values of a column, as text). */
-export function measureShapes(texts: readonly string[]): ShapeShares {
+/** Every shape. */
+export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
+  'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
+  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code',
+]);
+
+/**
+ * Measures the shapes of some values (the first non-missing values of a column, as text); only the
+ * `wanted` shapes are measured (the others cost time on wide inputs and are reported as 0).
+ */
+export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shape> = ALL_SHAPES): ShapeShares {
   const counts = new Map<Shape, number>();
   const add = (shape: Shape) => counts.set(shape, (counts.get(shape) ?? 0) + 1);
-  const dayFirst = detectDayFirst(texts);
+  const want = (shape: Shape) => wanted.has(shape);
+  const dayFirst = want('date') ? detectDayFirst(texts) : false;
   const codes = isoCodes();
+  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month'].some((s) => wanted.has(s as Shape));
   for (const raw of texts) {
     const text = raw.trim();
     if (text.includes('@')) {
-      if (EMAIL.test(text)) add('email');
+      if (want('email') && EMAIL.test(text)) add('email');
       continue;
     }
     const lower = text.toLowerCase();
-    if (BOOLEANS.has(lower)) add('boolean');
-    if (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text)) add('month');
-    if (CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
-    if (CODE.test(text)) add('code');
-    if (LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
-    if (DIGITS_3.test(text) && codes.numeric.has(text.padStart(3, '0'))) add('countryNumeric');
-    if (text.length > 3 && codes.names.has(plainName(text))) add('countryName');
-    if (LETTERS_3.test(text)) {
+    if (want('boolean') && BOOLEANS.has(lower)) add('boolean');
+    if (want('month') && (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text))) add('month');
+    if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
+    if (want('code') && CODE.test(text)) add('code');
+    if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
+    if (want('countryNumeric') && DIGITS_3.test(text) && codes.numeric.has(text.padStart(3, '0'))) add('countryNumeric');
+    if (want('countryName') && text.length > 3 && codes.names.has(plainName(text))) add('countryName');
+    if ((want('countryAlpha3') || want('currency')) && LETTERS_3.test(text)) {
       const upper = text.toUpperCase();
       if (codes.alpha3.has(upper)) add('countryAlpha3');
       if (codes.currencies.has(upper)) add('currency');
     }
-    const number = mayStartNumber(text) ? parseNumber(text) : undefined;
+    const number = numeric && mayStartNumber(text) ? parseNumber(text) : undefined;
     if (number !== undefined) {
       add('number');
       if (text.endsWith('%') || (number >= 0 && number <= 100)) add('percent');
@@ -93,11 +104,11 @@ export function measureShapes(texts: readonly string[]): ShapeShares {
       }
     }
     // A number may also be a date (`20240305`) or a phone (`5550109999`).
-    if (startsWithDigit(text) && parseDate(text, dayFirst) !== undefined) add('date');
-    else if (looksLikePhone(text)) add('phone');
+    if (want('date') && startsWithDigit(text) && parseDate(text, dayFirst) !== undefined) add('date');
+    else if (want('phone') && looksLikePhone(text)) add('phone');
   }
   const n = texts.length;
-  return new Map([...counts].map(([shape, count]) => [shape, count / n]));
+  return new Map([...counts].filter(([shape]) => wanted.has(shape)).map(([shape, count]) => [shape, count / n]));
 }
 
 /**
