@@ -1,12 +1,16 @@
 /**
  * Which column goes to which field (engine.md "Suggestions", mapping): among the candidate pairs
  * (scores at or over the bar), each column and each field used at most once, the set with the
- * best total of (score - 0.49). A pair right with probability p is worth +1 when right and -1
- * when wrong (someone must undo it): 2p - 1, so a pair is worth making over 0.5, and three
- * middling pairs do not outweigh two good ones as they would in a plain sum of scores. Columns
- * whose name equals a field's are fixed first. Ties in the total go to earlier columns, then
- * earlier fields, so when each column's best field is wanted by no other column the result is
- * that of taking pairs best-first (each column gets its best field, which no total beats).
+ * best total worth. A pair right with probability p is worth +1 when right and -1 when wrong
+ * (someone must undo it): 2p - 1, so a pair counts for its score less about one half, and three
+ * middling pairs do not outweigh two good ones as they would in a plain sum of scores.
+ *
+ * In three rounds: columns whose name equals a field's are fixed first (the earlier column wins);
+ * then the pairs scoring at least GUESS_SCORE, worth score - 0.59; then, among what is left, the
+ * guesses (0.5 to 0.59), worth score - 0.49. A guess never displaces a better pair to make room
+ * for itself. Ties in a total go to earlier columns, then earlier fields, so when each column's
+ * best field is wanted by no other column the result is that of taking pairs best-first (each
+ * column gets its best field, which no total beats).
  *
  * The candidate pairs fall into independent groups (columns and fields linked by candidates);
  * each group is solved on its own with the Hungarian method (shortest augmenting paths, O(n²m)
@@ -20,9 +24,8 @@ export interface Candidate { column: number; field: number; score: number }
 /** The field chosen for a column, with the pair's score. */
 export interface Choice { field: number; score: number }
 
-// A pair's worth is its score less this many hundredths (just under the bar, so a pair at the bar
-// is still worth making).
-const UTILITY_OFFSET = 49;
+/** Pairs scoring under this are guesses, chosen only among what better pairs leave. */
+export const GUESS_SCORE = 0.6;
 
 /** Largest n²m a group may cost to be solved exactly; larger groups are solved best-first. */
 export const MAX_GROUP_WORK = 20_000_000;
@@ -37,10 +40,17 @@ export function assignPairs(columnCount: number, candidates: readonly Candidate[
     byColumn[c.column] = { field: c.field, score: 1 };
     usedFields.add(c.field);
   }
-  const open = candidates.filter((p) => !byColumn[p.column] && !usedFields.has(p.field));
-  for (const group of groupsOf(open)) {
-    const chosen = groupWork(group) <= maxGroupWork ? solveExactly(group.pairs) : solveBestFirst(group.pairs);
-    for (const p of chosen) byColumn[p.column] = { field: p.field, score: p.score };
+  // A pair's worth is its score less just under the round's lowest score, so every candidate of
+  // the round is worth making.
+  for (const [lowest, offset] of [[GUESS_SCORE, Math.round(GUESS_SCORE * 100) - 1], [0, 49]]) {
+    const open = candidates.filter((p) => p.score >= lowest && !byColumn[p.column] && !usedFields.has(p.field));
+    for (const group of groupsOf(open)) {
+      const chosen = groupWork(group) <= maxGroupWork ? solveExactly(group.pairs, offset) : solveBestFirst(group.pairs);
+      for (const p of chosen) {
+        byColumn[p.column] = { field: p.field, score: p.score };
+        usedFields.add(p.field);
+      }
+    }
   }
   return byColumn;
 }
@@ -99,10 +109,10 @@ export function solveBestFirst(pairs: readonly Candidate[]): Candidate[] {
 
 /**
  * The pairs of one group with the best total worth (Hungarian method). Scores are whole
- * hundredths; each weight is (score - UTILITY_OFFSET) × BIG minus the pair's rank in (column, field)
- * order, so among equal totals the earlier pairs win, and BIG exceeds any sum of ranks.
+ * hundredths; each weight is (score - offset hundredths) × BIG minus the pair's rank in (column,
+ * field) order, so among equal totals the earlier pairs win, and BIG exceeds any sum of ranks.
  */
-export function solveExactly(pairs: readonly Candidate[]): Candidate[] {
+export function solveExactly(pairs: readonly Candidate[], offset: number): Candidate[] {
   const columns = [...new Set(pairs.map((p) => p.column))].sort((a, b) => a - b);
   const fields = [...new Set(pairs.map((p) => p.field))].sort((a, b) => a - b);
   const columnIndex = new Map(columns.map((c, i) => [c, i]));
@@ -119,7 +129,7 @@ export function solveExactly(pairs: readonly Candidate[]): Candidate[] {
     const f = fieldIndex.get(p.field)!;
     const rank = c * fields.length + f;
     const cell = rowsAreColumns ? c * m + f : f * m + c;
-    weight[cell] = (Math.round(p.score * 100) - UTILITY_OFFSET) * big - rank;
+    weight[cell] = (Math.round(p.score * 100) - offset) * big - rank;
     pairAt.set(cell, p);
   }
   const rowOf = hungarianMax(n, m, weight);

@@ -149,6 +149,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['knot', 'kts'],
   ['square kilometre', 'km 2', 'km2', 'sq km', 'square km', 'square kilometer'],
   ['beak', 'bill'],
+  ['direction', 'dir'],
   ['death', 'fatality', 'killed', 'dead'],
 ];
 
@@ -176,7 +177,8 @@ export const RELATED_PAIRS: readonly (readonly [string, string])[] = [
   ['average', 'median'], ['capital', 'city'],
   ['model', 'make'], ['model', 'name'],
   ['municipality', 'county'], ['symbol', 'ticker'], ['index', 'ordinal'], ['rank', 'ordinal'], ['group', 'bracket'],
-  ['band', 'bracket'],
+  ['band', 'bracket'], ['fips', 'id'], ['fips', 'code'], ['people', 'population'], ['wage', 'salary'], ['income', 'salary'],
+  ['income', 'earning'], ['category', 'class'],
 ];
 
 /** Words that carry no meaning in a column name (`created_at` = `created`, `date of birth`). */
@@ -191,6 +193,6 @@ export const QUALIFIER_WEIGHTS: ReadonlyMap<string, number> = new Map([
   ...['mm', 'cm', 'm', 'km', 'in', 'inch', 'ft', 'feet', 'yd', 'mi', 'mile', 'mg', 'g', 'kg', 't', 'lb', 'lbs', 'oz',
     'ml', 'l', 'c', 'f', 'k', 'celsius', 'fahrenheit', 'kelvin', 'minute', 's', 'sec', 'second', 'ms', 'h',
     'usd', 'eur', 'gbp', 'dollar', 'knot', 'mph', 'kmh', 'kph', 'square kilometre', 'pct', 'unit', 'utc', 'local',
-    'raw', 'usd k', 'thousand', 'million', 'mn', 'bn', 'billion'].map((w) => [w, 0.3] as const),
+    'raw', 'thousand', 'million', 'mn', 'bn', 'billion', 'deg', 'degree'].map((w) => [w, 0.3] as const),
   ...['name', 'value', 'val', 'data', 'info', 'field', 'text', 'str', 'string', 'label'].map((w) => [w, 0.5] as const),
 ]);

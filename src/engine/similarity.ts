@@ -133,7 +133,7 @@ export function prepareName(name: string): PreparedName {
     tokens,
     joined: tokens.join(''),
     canonical,
-    weights: canonical.map((t) => QUALIFIER_WEIGHTS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
+    weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
     numbers: canonical.filter(isNumber).sort().join(' '),
@@ -252,11 +252,13 @@ const NOT_PLURAL = new Set(['species', 'series', 'news', 'means', 'physics', 'ec
 interface Rewrite { from: string[]; to: string[] }
 const REWRITES: Map<string, Rewrite[]> = buildRewrites();
 const RELATED = buildRelated();
+const QUALIFIERS = new Map([...QUALIFIER_WEIGHTS].map(([word, weight]) => [stripPlural(word), weight]));
 
 function buildRelated(): Map<string, Set<string>> {
   const related = new Map<string, Set<string>>();
   const add = (a: string, b: string) => { const set = related.get(a) ?? new Set(); set.add(b); related.set(a, set); };
-  for (const [a, b] of RELATED_PAIRS) { add(a, b); add(b, a); }
+  // Names reach the table plural-stripped (`fips` as `fip`), so its words must too.
+  for (const [a, b] of RELATED_PAIRS) { add(stripPlural(a), stripPlural(b)); add(stripPlural(b), stripPlural(a)); }
   return related;
 }
 

@@ -21,6 +21,8 @@ export const SHAPE_SAMPLE_VALUES = 1000;
 export const FULL_SCAN_PAIRS = 1_000_000;
 /** Most pairs scored for a very wide input; past it only equal and synonym names are matched. */
 export const MAX_SCORED_PAIRS = 2_000_000;
+/** Past this many columns (and FULL_SCAN_PAIRS pairs), values alone no longer make a pair: every column would be read. */
+export const VALUE_ONLY_MAX_COLUMNS = 10_000;
 // A word in more than this share of the columns (and more than COMMON_WORD_MIN) does not make
 // pairs by itself in a wide input.
 const COMMON_WORD_SHARE = 0.01;
@@ -109,8 +111,9 @@ function candidatePairs(columns: PreparedName[], targets: Target[], score: (colu
 }
 
 /**
- * The pairs (column, field, flattened) that share a canonical word or the exact name, and every
- * column with each field that values alone may identify; undefined past MAX_SCORED_PAIRS. A word
+ * The pairs (column, field, flattened) that share a canonical word or the exact name, and (up to
+ * VALUE_ONLY_MAX_COLUMNS columns) every column with each field that values alone may identify;
+ * undefined past MAX_SCORED_PAIRS. A word
  * held by more than COMMON_WORD_SHARE of the columns (`col` in `col_1` ... `col_80000`) links
  * nothing by itself. Only the fields' words are indexed, so a wide input costs one lookup per word.
  */
@@ -123,7 +126,7 @@ function linkedPairs(columns: PreparedName[], targets: Target[]): number[] | und
     if (!list) map.set(key, [f]); else if (list[list.length - 1] !== f) list.push(f);
   };
   targets.forEach((t, f) => {
-    if (t.shapes.some((s) => VALUE_ONLY_SCORES.has(s))) everyColumn.push(f);
+    if (columns.length <= VALUE_ONLY_MAX_COLUMNS && t.shapes.some((s) => VALUE_ONLY_SCORES.has(s))) everyColumn.push(f);
     for (const word of t.name.canonical) push(fieldsByWord, word, f);
     push(fieldsByName, t.name.joined, f);
   });

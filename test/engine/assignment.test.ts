@@ -11,21 +11,23 @@ function fieldsOf(matrix: number[][], maxGroupWork?: number): number[] {
   return assignPairs(matrix.length, candidatesOf(matrix), maxGroupWork).map((c) => c?.field ?? -1);
 }
 
-/** Total worth (score - 0.49) of an assignment. */
-function worth(matrix: number[][], fields: number[]): number {
-  return fields.reduce((sum, f, c) => (f >= 0 ? sum + Math.round(matrix[c][f] * 100) - 49 : sum), 0);
+/** Total worth of the pairs scoring at least `lowest`: score - (lowest - 0.01) each, in hundredths. */
+function worth(matrix: number[][], fields: number[], lowest: number): number {
+  const offset = Math.round(lowest * 100) - 1;
+  return fields.reduce((sum, f, c) => (f >= 0 && matrix[c][f] >= lowest ? sum + Math.round(matrix[c][f] * 100) - offset : sum), 0);
 }
 
-/** The best total worth by trying every assignment (small matrices only). */
-function bruteForceWorth(matrix: number[][]): number {
+/** The best worth of pairs scoring at least `lowest` by trying every assignment (small matrices only), columns in `open` only. */
+function bruteForceWorth(matrix: number[][], lowest: number, open = (_c: number, _f: number) => true): number {
   const fieldCount = matrix[0]?.length ?? 0;
+  const offset = Math.round(lowest * 100) - 1;
   const walk = (c: number, used: Set<number>): number => {
     if (c === matrix.length) return 0;
     let best = walk(c + 1, used); // column c unmapped
     for (let f = 0; f < fieldCount; f++) {
-      if (used.has(f) || matrix[c][f] < 0.5) continue;
+      if (used.has(f) || matrix[c][f] < lowest || !open(c, f)) continue;
       used.add(f);
-      best = Math.max(best, Math.round(matrix[c][f] * 100) - 49 + walk(c + 1, used));
+      best = Math.max(best, Math.round(matrix[c][f] * 100) - offset + walk(c + 1, used));
       used.delete(f);
     }
     return best;
@@ -56,6 +58,13 @@ describe('assignPairs', () => {
     expect(fieldsOf(matrix)).toEqual([1, 0]);
   });
 
+  it('never lets a guess (under 0.6) displace a better pair to make room for itself', () => {
+    // Worth alone would prefer 0.75 + 0.54 (26 + 5) to 0.77 (28).
+    expect(fieldsOf([[0.77, 0.75], [0.54, 0]])).toEqual([0, -1]);
+    // A guess still takes what is left.
+    expect(fieldsOf([[0.77, 0], [0, 0.54]])).toEqual([0, 1]);
+  });
+
   it('does not trade two good pairs for three middling ones', () => {
     // Fields: name, loans, ici. A plain sum prefers name -> ici, loans from -> name, repayments -> loans
     // (0.51 + 0.51 + 0.99 = 2.01) over name -> name, loans from -> loans (0.95 + 0.99 = 1.94).
@@ -81,13 +90,18 @@ describe('assignPairs', () => {
     }
   });
 
-  it('finds the best total worth (checked against trying every assignment)', () => {
+  it('finds the best total worth, round by round (checked against trying every assignment)', () => {
     const next = random(7);
     for (let trial = 0; trial < 300; trial++) {
       const matrix = randomMatrix(next, 1 + Math.floor(next() * 6), 1 + Math.floor(next() * 6));
       const fields = fieldsOf(matrix);
       expect(new Set(fields.filter((f) => f >= 0)).size).toBe(fields.filter((f) => f >= 0).length);
-      expect(worth(matrix, fields)).toBe(bruteForceWorth(matrix));
+      // First the pairs of 0.6 and over, then the guesses among the columns and fields they leave.
+      expect(worth(matrix, fields, 0.6)).toBe(bruteForceWorth(matrix, 0.6));
+      const usedFields = new Set(fields.filter((f, c) => f >= 0 && matrix[c][f] >= 0.6));
+      const left = (c: number, f: number) => !(fields[c] >= 0 && matrix[c][fields[c]] >= 0.6) && !usedFields.has(f);
+      const guesses = fields.map((f, c) => (f >= 0 && matrix[c][f] < 0.6 ? f : -1));
+      expect(worth(matrix, guesses, 0.5)).toBe(bruteForceWorth(matrix, 0.5, left));
     }
   });
 

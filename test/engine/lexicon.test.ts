@@ -47,3 +47,10 @@ describe('lexicon', () => {
     expect(nameSimilarity('Region', 'continent')).toBeCloseTo(0.72, 10);
   });
 });
+
+describe('lexicon words with plural endings', () => {
+  it('relate and weigh words however their plural is stripped (`fips`)', () => {
+    expect(nameSimilarity('county_id', 'county_fips')).toBeCloseTo(0.81, 10);
+    expect(nameSimilarity('heading', 'heading_degrees')).toBeGreaterThan(nameSimilarity('heading', 'heading_true'));
+  });
+});
