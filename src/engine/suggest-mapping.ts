@@ -38,7 +38,7 @@ const MAX_INEXACT_SCORE = 0.99;
 // Calibration (see `calibrated`).
 const LIFT = 0.75;
 const GAP_FOR_FULL_LIFT = 0.25;
-const TIE_CONFIDENCE = 0.6;
+const TIE_CONFIDENCE = 0.55;
 const TIE_SLOPE = 4;
 // Rivals scoring under the bar do not count: a pair with none is measured against this.
 const NO_RIVAL = MIN_MAPPING_CONFIDENCE - 0.1;
@@ -192,7 +192,8 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
  * rival comes close, so a tie is never confident.
  */
 function calibrate(choices: (Choice | undefined)[], candidates: readonly Candidate[]): MappingSuggestion {
-  // What each column and each field holds: a rival pair counts only if it would beat that.
+  // What each column and each field holds: a rival pair counts unless that side holds something
+  // better (an equal hold is a swap as good as the choice: a tie).
   const heldByColumn = choices.map((c) => c?.score ?? 0);
   const heldByField = new Map<number, number>();
   const holderOfField = new Map<number, number>();
@@ -205,12 +206,12 @@ function calibrate(choices: (Choice | undefined)[], candidates: readonly Candida
   };
   for (const p of candidates) {
     if (chosen(p.column, p.field)) continue;
-    // p competes with the pair chosen for its column, unless its field holds something as good.
+    // p competes with the pair chosen for its column, unless its field holds something better.
     const column = choices[p.column];
-    if (column && (heldByField.get(p.field) ?? 0) < p.score) raise(p.column, column.field, p.score);
-    // ... and with the pair chosen for its field, unless its column holds something as good.
+    if (column && (heldByField.get(p.field) ?? 0) <= p.score) raise(p.column, column.field, p.score);
+    // ... and with the pair chosen for its field, unless its column holds something better.
     const holder = holderOfField.get(p.field);
-    if (holder !== undefined && heldByColumn[p.column] < p.score) raise(holder, p.field, p.score);
+    if (holder !== undefined && heldByColumn[p.column] <= p.score) raise(holder, p.field, p.score);
   }
   const out: MappingSuggestion = new Map();
   choices.forEach((choice, column) => {
@@ -226,7 +227,7 @@ function calibrate(choices: (Choice | undefined)[], candidates: readonly Candida
  * The calibration curve, tuned on the benchmark's tuning set: a pair with no rival within
  * GAP_FOR_FULL_LIFT of its score is raised LIFT of the way to the synonym score (a clear, unique
  * match is usually right), and the confidence is capped at TIE_CONFIDENCE + TIE_SLOPE × the gap, so
- * a tie stays at 0.6 or under and a rival within 0.05 keeps it under 0.8. Never under the bar.
+ * a tie stays at 0.55 or under (a coin flip) and a rival within 0.06 keeps it under 0.8. Never under the bar.
  */
 function calibrated(score: number, rival: number): number {
   const gap = score - rival;

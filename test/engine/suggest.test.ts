@@ -122,6 +122,13 @@ describe('suggestResources: mapping', () => {
     });
   });
 
+  it('never gives a swap between equally good pairs a confident score', () => {
+    // `p_` and `n_` say nothing of prev/next: either way round scores the same.
+    const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
+    const mapping = mappingOf(['p_fertility', 'n_fertility'], schema);
+    for (const m of Object.values(mapping)) expect(m.confidence).toBeLessThanOrEqual(0.6);
+  });
+
   it('never gives a tie between two columns a confident score', () => {
     const schema = schemaOf(['nationality']);
     const mapping = mappingOf(['demonym_f', 'demonym_m'], schema);
