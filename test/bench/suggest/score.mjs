@@ -69,19 +69,23 @@ export async function scoreCases(cases) {
   const perCase = [];
   for (const c of cases) perCase.push({ name: c.name, ...compare(c, await suggestCase(c)) });
   const sum = (key) => perCase.reduce((s, r) => s + r[key], 0);
-  const total = {
+  const counts = {
     suggested: sum('suggested'), truePairs: sum('truePairs'), correct: sum('correct'),
-    confidentCorrect: sum('confidentCorrect'), confidentWrong: sum('confidentWrong'),
+    confidentCorrectCount: sum('confidentCorrect'), confidentWrong: sum('confidentWrong'),
   };
-  return { perCase, total: { ...total, ...ratios(total) } };
+  return { perCase, total: { ...counts, ...ratios(counts) } };
 }
 
-/** precision = correct / suggested; recall = correct / true pairs; confidentCorrect = confident correct / correct. */
-export function ratios({ suggested, truePairs, correct, confidentCorrect }) {
+/**
+ * precision = correct / suggested; recall = correct / true pairs; confidentCorrect = correct with
+ * confidence >= 0.8 / correct (the issue's "share of the correct ones that reach 0.8");
+ * confidentOfTrue = the same over all true pairs.
+ */
+export function ratios({ suggested, truePairs, correct, confidentCorrectCount }) {
   return {
     precision: suggested === 0 ? 1 : correct / suggested,
     recall: truePairs === 0 ? 1 : correct / truePairs,
-    confidentCorrect: correct === 0 ? 0 : confidentCorrect / correct,
-    confidentOfTrue: truePairs === 0 ? 0 : confidentCorrect / truePairs,
+    confidentCorrect: correct === 0 ? 0 : confidentCorrectCount / correct,
+    confidentOfTrue: truePairs === 0 ? 0 : confidentCorrectCount / truePairs,
   };
 }
