@@ -3,7 +3,7 @@
  * IMPORT_SHEETS_BASE_URL. `/spreadsheets/d/<id>/export?format=xlsx` answers as Google does:
  * a public id 307-redirects to a download path that serves the workbook, a private id gets an
  * HTML sign-in page, `signin-redirect` a redirect to a sign-in path, `forbidden` 403, `hang`
- * never answers, `broken` a 500, `page` a web page served as if it were the file, and any other
+ * never answers, `slow` sends half the workbook and then nothing, `broken` a 500, `page` a web page served as if it were the file, and any other
  * id 404. Every request is recorded with its headers.
  */
 import { readFileSync } from 'node:fs';
@@ -66,6 +66,11 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       res.writeHead(500, { 'content-type': 'text/html' }).end('<html>Server Error</html>');
     } else if (id === 'elsewhere') {
       res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/download/${PUBLIC_ID}.xlsx` }).end();
+    } else if (id === 'slow') {
+      // Half the workbook, then nothing more: a download in progress.
+      const book = books.get(PUBLIC_ID)!;
+      res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-length': book.length });
+      res.write(book.subarray(0, book.length >> 1));
     } else if (id === 'hang') {
       // Never answers: the reader must give up within its timeout.
     } else {

@@ -265,9 +265,14 @@ function sizeText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** A downloaded workbook as an XLSX input, every sheet listed (for `init`, which suggests the sheet). */
+export function googleWorkbookSource(book: { id: string; path: string; size: number; display: string }): InputSource {
+  return xlsxSource(book.path, `The Google Sheet ${book.display}`, book.id, book.size);
+}
+
 /** The named sheet of a downloaded workbook as an input: keyed by the sheet name (engine.md), with no sheet left to select. */
-export function googleSheetSource(book: { path: string; size: number; display: string }, sheet: string): InputSource {
-  const workbook = xlsxSource(book.path, `The Google Sheet ${book.display}`, sheet, book.size);
+export function googleSheetSource(book: { id: string; path: string; size: number; display: string }, sheet: string): InputSource {
+  const workbook = googleWorkbookSource(book);
   return {
     name: sheet,
     kind: 'xlsx',
