@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, type CliOptions } from '../support/cli.js';
+import { spawnEmulator, type SpawnedEmulator } from '../support/emulator.js';
 import { PRIVATE_ID, PUBLIC_ID, sheetLink, startFakeGoogle, WORKBOOK, type FakeGoogle } from '../support/google-sheets.js';
 
 let google: FakeGoogle;
@@ -186,5 +187,46 @@ describe('import init on a Google Sheets link', () => {
     const res = await cli(['init', 'https://example.com/data.csv']);
     expect(res.stderr).toMatch(/^error: "https:\/\/example.com\/data.csv" is not a Google Sheets link \(the host is example.com, not docs.google.com\);/);
     expect(res.exitCode).toBe(2);
+  });
+});
+
+describe('against import serve', () => {
+  let serve: SpawnedEmulator;
+  beforeAll(async () => {
+    const schema = join(dir, 'pl_orders.yaml');
+    await writeFile(schema, `id: pl_orders\n${BODY.slice(BODY.indexOf('schema:\n') + 'schema:\n'.length).replace(/^ {2}/gm, '')}`);
+    serve = await spawnEmulator({ schema, apiKeys: ['serve-key-123'], env: { IMPORT_SHEETS_BASE_URL: google.url } });
+  });
+  afterAll(async () => { await serve?.stop(); });
+  const env = () => ({ IMPORT_BASE_URL: serve.url, IMPORT_API_KEY: 'serve-key-123' });
+
+  it('runs a Sheets job file to the output its dry run writes', async () => {
+    const job = await sheetsJob('serve.yaml');
+    const res = await cli(['run', job, '--yes'], { env: env() });
+    expect(res.exitCode, res.stderr).toBe(0);
+    const jobId = /\bjob_[\w-]{16}\b/.exec(res.stderr)?.[0];
+    const out = await readFile(join(serve.dataDir, 'output', `${jobId}.csv`), 'utf8');
+    const dry = await cli(['dry-run', job, '--out', join(dir, 'serve-dry.csv')]);
+    expect(dry.exitCode).toBe(0);
+    expect(out).toBe(await readFile(join(dir, 'serve-dry.csv'), 'utf8'));
+    // The service's key never travels to Google.
+    expect(google.requests.some((r) => JSON.stringify(r.headers).includes('serve-key-123'))).toBe(false);
+  });
+
+  it('starts with --gs-url and --gs-sheet, then runs', async () => {
+    const started = await cli(['start', '--pipeline', 'pl_orders', '--gs-url', sheetLink(PUBLIC_ID, '/view?usp=sharing'), '--gs-sheet', 'Orders'], { env: env() });
+    expect(started.exitCode, started.stderr).toBe(0);
+    const jobId = started.stdout.trim();
+    const fields = JSON.parse((await cli(['fields', 'get', jobId, '-o', 'json'], { env: env() })).stdout);
+    expect(fields.inputColumns).toEqual(['Order No', 'Customer', 'Qty', 'Unit Price', 'Ordered At', 'Status']);
+    const ran = await cli(['run', jobId, '--wait'], { env: env() });
+    expect(ran.exitCode, ran.stderr).toBe(0);
+    expect((await readFile(join(serve.dataDir, 'output', `${jobId}.csv`), 'utf8')).split('\n').length).toBe(6);
+  });
+
+  it('passes on Google\'s refusal with its sentence (a 422 from the service: exit 1)', async () => {
+    const res = await cli(['start', '--gs-url', sheetLink(PRIVATE_ID), '--gs-sheet', 'Orders'], { env: env() });
+    expect(res.stderr).toContain("is not shared publicly (Google answered with a sign-in page); share it as 'anyone with the link can view', or download it and upload it as \"files\".");
+    expect(res.exitCode).toBe(1);
   });
 });

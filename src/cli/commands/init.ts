@@ -25,7 +25,8 @@ export async function init(opts: InitOptions, deps: Deps): Promise<void> {
   let source;
   if (link) {
     const [{ downloadGoogleSheet }, { googleWorkbookSource }] = await Promise.all([import('../job-input.js'), import('../../engine/read/google-sheet.js')]);
-    source = googleWorkbookSource(await downloadGoogleSheet(link, deps, 'run `import init` on the file'));
+    const book = await downloadGoogleSheet(link, deps, 'run `import init` on the file');
+    source = googleWorkbookSource(book, book.id);
   } else {
     source = await openInput({ file: inputPath });
     if (opts.sheet !== undefined && !(await source.sheets())) throw new UsageError(`--sheet is for workbooks and Google Sheets links, and ${opts.input} is not a workbook; drop --sheet.`);

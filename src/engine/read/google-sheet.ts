@@ -21,6 +21,8 @@ import { xlsxSource } from './xlsx.js';
 
 /** Where spreadsheets are exported from unless IMPORT_SHEETS_BASE_URL says otherwise. */
 export const DEFAULT_SHEETS_BASE_URL = 'https://docs.google.com';
+/** Per-request timeout when the caller has none (the CLI's default --timeout). */
+export const DEFAULT_SHEETS_TIMEOUT_MS = 30_000;
 /** The largest export a dry run or `init` reads (the same as `import serve`'s default --max-upload). */
 export const DEFAULT_SHEETS_MAX_BYTES = 2 * 1024 ** 3;
 /** Redirects followed per export; Google uses one (to its download host). */
@@ -265,14 +267,17 @@ function sizeText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** A downloaded workbook as an XLSX input, every sheet listed (for `init`, which suggests the sheet). */
-export function googleWorkbookSource(book: { id: string; path: string; size: number; display: string }): InputSource {
-  return xlsxSource(book.path, `The Google Sheet ${book.display}`, book.id, book.size);
+/** The parts of a downloaded workbook its readers need. */
+export type WorkbookFile = Pick<SheetsWorkbook, 'path' | 'size' | 'display'>;
+
+/** A downloaded workbook as an XLSX input named `name`, every sheet listed (for `init`, which suggests the sheet). */
+export function googleWorkbookSource(book: WorkbookFile, name: string): InputSource {
+  return xlsxSource(book.path, `The Google Sheet ${book.display}`, name, book.size);
 }
 
 /** The named sheet of a downloaded workbook as an input: keyed by the sheet name (engine.md), with no sheet left to select. */
-export function googleSheetSource(book: { id: string; path: string; size: number; display: string }, sheet: string): InputSource {
-  const workbook = googleWorkbookSource(book);
+export function googleSheetSource(book: WorkbookFile, sheet: string): InputSource {
+  const workbook = googleWorkbookSource(book, sheet);
   return {
     name: sheet,
     kind: 'xlsx',
