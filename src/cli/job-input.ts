@@ -19,7 +19,13 @@ export async function openJobInput(job: JobFile, deps?: JobInputDeps): Promise<I
     const source = await openInput({ file: input.rowsFile });
     return { ...source, name: 'jsonData', sheets: source.sheets.bind(source), open: source.open.bind(source) };
   }
-  if (input.googleSheet) return openGoogleSheet(input.googleSheet.url, input.googleSheet.sheet, deps);
+  if (input.googleSheet) {
+    if (job.config.sheet !== undefined) {
+      // The service would refuse the sheet update too: a link's input has no sheet selection.
+      throw new UsageError(`${job.path}: config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet.`);
+    }
+    return openGoogleSheet(input.googleSheet.url, input.googleSheet.sheet, deps);
+  }
   throw new UsageError(`${job.path}: input names no data; add one of file, googleSheet, rows or rowsFile.`);
 }
 

@@ -79,7 +79,8 @@ describe('a job file with input.googleSheet', () => {
   });
 
   it.each([
-    ['/edit', '/edit'], ['/edit#gid=N', '/edit#gid=0'], ['/view', '/view'], ['/view?usp=sharing', '/view?usp=sharing'], ['the bare link', ''],
+    // Every form is checked by parseSheetsLink's tests; here two go through the whole CLI.
+    ['/edit#gid=N', '/edit#gid=0'], ['the bare link', ''],
   ])('reads the link in the form %s', async (_form, suffix) => {
     const res = await cli(['dry-run', await sheetsJob(`form${suffix.replace(/\W/g, '_')}.yaml`, PUBLIC_ID, 'Orders', suffix), '--out', join(dir, 'form.csv')]);
     expect(res.stderr).toContain('Rows: 4 in, 4 out');
@@ -104,6 +105,14 @@ describe('a job file with input.googleSheet', () => {
     expect(res.exitCode).toBe(code);
     expect(existsSync(join(dir, 'error.csv'))).toBe(false);
     await noTempsLeft();
+  });
+
+  it('refuses config.sheet, which a link\'s input does not have (exit 2)', async () => {
+    const path = join(dir, 'config-sheet.yaml');
+    await writeFile(path, (await readFile(await sheetsJob('config-sheet.yaml'), 'utf8')).replace('config:\n', 'config:\n  sheet: Notes\n'));
+    const res = await cli(['dry-run', path]);
+    expect(res.stderr).toBe(`error: ${path}: config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet.\n`);
+    expect(res.exitCode).toBe(2);
   });
 
   it('refuses a link of another form, saying which form is expected (exit 2)', async () => {
@@ -181,6 +190,15 @@ describe('import init on a Google Sheets link', () => {
     const res = await cli(['init', sheetLink(PRIVATE_ID), '--sheet', 'Orders']);
     expect(res.stderr).toMatch(/^error: The Google Sheet \S+ is not shared publicly \(Google answered with a sign-in page\); share it as 'anyone with the link can view', or download it and run `import init` on the file\.\n$/);
     expect(res.exitCode).toBe(2);
+  });
+
+  it('takes --sheet for a workbook file too, and refuses it for a CSV (exit 2)', async () => {
+    const res = await cli(['init', WORKBOOK, '--sheet', 'Notes']);
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout).toContain('  sheet: Notes # chosen with --sheet; sheets: Notes, Orders\n');
+    const csv = await cli(['init', 'examples/customers/customers.csv', '--sheet', 'Orders']);
+    expect(csv.stderr).toBe('error: --sheet is for workbooks and Google Sheets links, and examples/customers/customers.csv is not a workbook; drop --sheet.\n');
+    expect(csv.exitCode).toBe(2);
   });
 
   it('refuses a URL that is not a Sheets link (exit 2)', async () => {
