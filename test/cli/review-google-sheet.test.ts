@@ -3,13 +3,12 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { review } from '../../src/cli/commands/review.js';
-import { lazyClient, type Deps } from '../../src/cli/deps.js';
-import { makeIO } from '../../src/cli/io.js';
+import type { Deps } from '../../src/cli/deps.js';
 import type { Prompter } from '../../src/cli/prompter.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
+import { fakeDeps } from '../support/fake-deps.js';
 import { PUBLIC_ID, sheetLink, startFakeGoogle, type FakeGoogle } from '../support/google-sheets.js';
 
 const JOB = `# Orders from the team's shared sheet.
@@ -43,22 +42,9 @@ function acceptAll(): { prompter: Prompter; messages: string[] } {
   return { prompter, messages };
 }
 
-/** Deps at a terminal with IMPORT_SHEETS_BASE_URL set to the fake Google. */
-function terminal(cwd: string, settings: Partial<Deps['settings']> = {}): { deps: Deps; stderr(): string; stdout(): string } {
-  let out = '';
-  let err = '';
-  const sink = (append: (s: string) => void) => new Writable({ write(chunk, _e, done) { append(String(chunk)); done(); } });
-  const io = makeIO({
-    stdout: sink((s) => { out += s; }), stderr: sink((s) => { err += s; }), stdin: new PassThrough(),
-    isStdoutTTY: true, isStderrTTY: true, isStdinTTY: true, color: false, ci: false,
-  });
-  const deps: Deps = {
-    io, env: { IMPORT_SHEETS_BASE_URL: google.url }, cwd, now: () => new Date('2024-03-05T12:00:00Z'),
-    settings: { output: 'table', color: false, verbose: false, timeoutMs: 5_000, insecure: false, ...settings },
-    client: () => lazy(),
-  };
-  const lazy = lazyClient(deps, { retry: { baseDelayMs: 1, maxDelayMs: 5 } });
-  return { deps, stderr: () => err, stdout: () => out };
+/** Deps at a terminal (not CI) with IMPORT_SHEETS_BASE_URL set to the fake Google. */
+function terminal(cwd: string, settings: Partial<Deps['settings']> = {}) {
+  return fakeDeps({ cwd, tty: true, ci: false, env: { IMPORT_SHEETS_BASE_URL: google.url }, settings: { timeoutMs: 5_000, ...settings } });
 }
 
 describe('review of a Google Sheets job file', () => {
