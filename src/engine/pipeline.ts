@@ -15,6 +15,7 @@ import {
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
+import { RejectOrderer, releaseRejectsAfter, type RejectSink } from './rejects.js';
 import type { ParallelFallback as ParallelFallbackClass, runParallel as RunParallel, WorkerPool } from './parallel/run.js';
 
 /** The start-webhook metadata of an input, keyed by its name. */
@@ -61,6 +62,8 @@ export interface RunOptions {
   configure: (resources: JobResources) => Required<JobConfig> | Promise<Required<JobConfig>>;
   output?: { path: string; format: 'csv' | 'excel' };
   collectDataTable?: boolean;
+  /** Receives every rejected row and emptied cell, in input-row order (rejects.ts). */
+  rejects?: RejectSink;
 }
 
 /** Derives the suggestions and the start metadata (reads the whole input once, counting rows). */
@@ -91,7 +94,7 @@ async function runJobWith(
   parallel: { pool: WorkerPool; runParallel: typeof RunParallel; ParallelFallback: typeof ParallelFallbackClass } | undefined,
 ): Promise<RunResult> {
   const report = emptyReport();
-  const opened = await openJob(setup, report);
+  const opened = await openJob(setup, report, options);
   const bodies = await options.configure(opened.resources);
   if (opened.sheets && bodies.sheet && bodies.sheet !== opened.selectedSheet) {
     // The configuration chose another sheet than the one read: start over on that sheet.
@@ -106,7 +109,7 @@ async function runJobWith(
     try {
       const done = await runParallel({
         input: setup.input, columns: opened.table.columns, sample: opened.sample, config, ctx: opened.ctx, report,
-        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress,
+        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress, sendRows: Boolean(options.rejects),
         output: options.output, collectDataTable: Boolean(options.collectDataTable), closeInput: opened.close, pool,
       });
       if (done) {
@@ -131,7 +134,7 @@ async function runJobWith(
           if (i >= 0) given.splice(i, 1);
           else warn(message);
         },
-      }, emptyReport());
+      }, emptyReport(), options);
       return runRest(again, bodies, config, options);
     }
   }
@@ -157,7 +160,14 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
   const report = ctx.report;
   const rest = STEPS.slice(STEPS.findIndex((s) => s.name === 'map'));
   let table: Table = opened.table;
-  for (const step of rest) table = await step.apply(table, config, ctx);
+  for (const step of rest) {
+    table = await step.apply(table, config, ctx);
+    if (step.name === 'types' && ctx.rejects) {
+      // Every step that rejects runs from here on: see releaseRejectsAfter.
+      ctx.rejects.begin(table.columns);
+      table = releaseRejectsAfter(table, ctx.rejects);
+    }
+  }
 
   const collector = options.collectDataTable ? new DataTableCollector() : undefined;
   const counted = tap(table, (batch) => {
@@ -166,6 +176,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
   });
   if (options.output) await writeTable(counted, options.output.path, options.output.format);
   else for await (const _ of counted.batches) { /* drain */ }
+  ctx.rejects?.release();
 
   return {
     resources: opened.resources,
@@ -193,7 +204,7 @@ interface OpenedJob {
 }
 
 /** Opens the input, runs the steps before mapping, and derives the suggestions from a sample. */
-async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
+async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOptions, 'rejects'>): Promise<OpenedJob> {
   const warn = setup.warn ?? (() => {});
   const ctx: StepContext = {
     schema: setup.schema ?? emptySchema(),
@@ -201,6 +212,7 @@ async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
     strictScripts: Boolean(setup.strictScripts),
     loadScript: (id) => loadScript(id, setup.localScripts ?? {}),
     warn: (message) => { report.warnings.push(message); warn(message); },
+    rejects: options?.rejects ? new RejectOrderer(options.rejects) : undefined,
   };
   const sheets = await setup.input.sheets();
   let sheetSelection: SheetSelectionRead['sheetSelection'] | null = null;

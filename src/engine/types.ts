@@ -1,4 +1,5 @@
 /** Shapes shared by the engine's readers, steps, writers and pipeline. */
+import type { RejectOrderer } from './rejects.js';
 import type {
   CombiningConfig, DataType, ImputeConfig, PivotConfig, RowDroppingRule, TextProcessingConfig, PipelineSchema,
 } from '../contract/index.js';
@@ -91,6 +92,8 @@ export interface StepContext {
   /** Whether an unknown script id is an error (`import serve`) or a warning (dry run). */
   strictScripts: boolean;
   warn(message: string): void;
+  /** Where steps report rejected rows and emptied cells, when the run was asked for them (rejects.ts). */
+  rejects?: RejectOrderer;
 }
 
 /** One engine step (engine.md "Steps, in this order"). */

@@ -103,6 +103,8 @@ export interface ParallelRun {
   onProgress?: (bytesRead: number) => void;
   output?: { path: string; format: 'csv' | 'excel' };
   collectDataTable: boolean;
+  /** Send the rows across (rejected rows need their values). */
+  sendRows: boolean;
   /** Stops the sequential reader the sample came from. */
   closeInput: () => Promise<void>;
   pool: WorkerPool;
@@ -154,7 +156,11 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       else table = await step.apply(table, config, ctx);
     }
 
-    const base = { path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, collectRows: run.collectDataTable, maxInFlight: MAX_IN_FLIGHT };
+    ctx.rejects?.begin(table.columns);
+    const base = {
+      path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders,
+      collectRows: run.collectDataTable || run.sendRows, rejects: Boolean(ctx.rejects), maxInFlight: MAX_IN_FLIGHT,
+    };
     for (const _ of workers) {
       const path = join(tmpdir(), `.import-parallel-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
       spills.push({ path, fd: openSync(path, 'w+'), at: 0 });
@@ -201,7 +207,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
           if (message.type === 'done') { done.push(message); break; }
           workers[w].postMessage({ credit: 1 });
           const { text, data } = read(w, message);
-          yield mergeBatch(text, data, offset, rules, report, collector);
+          yield mergeBatch(text, data, offset, rules, report, collector, ctx);
         }
         offset += done[w].rows;
       }
@@ -210,6 +216,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     if (run.output) await writeTable(out, run.output.path, 'csv');
     else for await (const _ of out.batches) { /* drain */ }
 
+    ctx.rejects?.release();
     const sampled = report.rowsIn;
     mergeReports(report, done);
     // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are added as a count.
@@ -253,8 +260,12 @@ async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> 
 }
 
 /** Applies the row-dropping rules, in order, to a worker's batch and keeps the lines of the rows that stay. */
-function mergeBatch(text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined): PreformattedBatch {
+function mergeBatch(
+  text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined, ctx: StepContext,
+): PreformattedBatch {
   const { ends, rowNumbers, outcomes, rows } = data;
+  // The worker's rejects come before this batch's drops; the orderer puts each row's in step order.
+  for (const reject of data.rejects ?? []) ctx.rejects?.add({ ...reject, row: reject.row + offset });
   let r = 0;
   const keeps = (i: number): boolean => {
     const outcome = outcomes[i];
@@ -271,18 +282,19 @@ function mergeBatch(text: Uint8Array, data: BatchData, offset: number, rules: Ac
   for (; r < ends.length; r++) {
     const dropper = rules.length === 0 ? -1 : droppingRule(rules.length, keeps);
     if (dropper >= 0) {
-      rules[dropper].count(rowNumbers[r] + offset);
+      rules[dropper].count(rowNumbers[r] + offset, rows?.[r]);
       const lineStart = r === 0 ? 0 : ends[r - 1];
       if (lineStart > runStart) pieces.push(text.subarray(runStart, lineStart));
       runStart = ends[r];
     } else {
       kept.push(rowNumbers[r] + offset);
-      if (rows) keptRows.push(rows[r]);
+      if (rows && collector) keptRows.push(rows[r]);
     }
   }
   if (runStart < text.length) pieces.push(runStart === 0 ? text : text.subarray(runStart));
   report.rowsOut += kept.length;
   collector?.push({ rows: keptRows, rowNumbers: kept });
+  ctx.rejects?.release();
   return { rows: [], rowNumbers: kept, [PREFORMATTED]: pieces };
 }
 
