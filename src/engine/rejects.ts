@@ -6,7 +6,8 @@
  * batch sizes or the number of threads, so one input always gives the same list.
  */
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import type { Batch, Row, Table } from './types.js';
+import { orderedObject } from '../contract/json.js';
+import type { Batch, Row, Table, Value } from './types.js';
 import { csvField, csvLine } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
 
@@ -175,4 +176,20 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
 export function rejectJsonLine(reject: Reject, columns: string[]): string {
   const values = columns.map((c, i) => `${JSON.stringify(c)}:${JSON.stringify(reject.values[i] ?? null)}`).join(',');
   return `{"row":${reject.row},"rule":${JSON.stringify(reject.rule)},"origin":"${reject.origin}","fields":${JSON.stringify(reject.fields)},"original":${JSON.stringify(reject.original)},"values":{${values}}}`;
+}
+
+/** A reject as data: `values` keyed by column in column order (for JSON and text listings). */
+export interface RejectView { row: number; rule: string; origin: RejectOrigin; fields: string[]; original: string | null; values: Record<string, Value> }
+
+/** A sink keeping the first `limit` rejects (and counting them all), for `plan`'s preview. */
+export function firstRejects(limit: number): RejectSink & { count: number; list(): RejectView[] } {
+  let columns: string[] = [];
+  let kept: Reject[] = [];
+  const sink = {
+    count: 0,
+    begin(names: string[]) { columns = names; kept = []; sink.count = 0; },
+    add(reject: Reject) { sink.count++; if (kept.length < limit) kept.push(reject); },
+    list: () => kept.map((r) => ({ ...r, values: orderedObject(columns.map((c, i) => [c, r.values[i] ?? null] as const)) })),
+  };
+  return sink;
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { ROOT, runCli } from '../support/cli.js';
+import { startEmulator } from '../support/emulator.js';
 
 const JOB = `version: 1
 input:
@@ -128,5 +129,22 @@ describe('dry-run --rejects', () => {
     expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
     const dropped = rows.filter((r) => r[2] !== 'dataType').length;
     expect(dropped).toBe(110_000 - Number(/Rows: 110000 in, (\d+) out/.exec(one.stderr)?.[1]));
+  });
+});
+
+describe('plan on a local input', () => {
+  it('shows the first rows the run would reject', async () => {
+    const service = await startEmulator({ schema: 'examples/customers/schema.yaml' });
+    try {
+      const r = await runCli(['plan', join(ROOT, 'examples/customers/job.yaml'), '--yes'], { env: { IMPORT_BASE_URL: service.url, IMPORT_API_KEY: 'test' } });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('first rejected (all with `import dry-run job.yaml --rejects rejects.csv`):\n'
+        + '    row 3: missingValues (additional) on email: id=1003, full_name=Ana García, email=, amount=-12, country=US, created_at=2024-03-07T13:15:00, phone=+15550001111\n');
+      expect(r.stdout).toContain('    row 8: "not a number" is not a number in amount (emptied): id=1006,');
+      const json = await runCli(['plan', join(ROOT, 'examples/customers/job.yaml'), '--yes', '-o', 'json'], { env: { IMPORT_BASE_URL: service.url, IMPORT_API_KEY: 'test' } });
+      expect(JSON.parse(json.stdout).firstRejects.map((x: { row: number; rule: string }) => `${x.row} ${x.rule}`)).toEqual(['3 missingValues', '4 duplicateValues', '6 missingValues', '8 number']);
+    } finally {
+      await service.stop();
+    }
   });
 });
