@@ -6,11 +6,15 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import type { RejectSink, RejectsFile } from '../engine/rejects.js';
+import type { ColumnProfile } from '../engine/profile.js';
+import type { Report } from '../engine/types.js';
+import type { DiffEntry } from '../jobfile/diff.js';
 import type { Deps } from './deps.js';
+import type { MappingRow } from './report-html.js';
 
 /** The files a dry run was asked for. */
 export interface ExtrasRequest {
@@ -100,4 +104,38 @@ export async function printJsonWithRejects<T extends { report: object }>(deps: P
     if (batch.length >= 1 << 16) { await write(batch); batch = ''; }
   }
   await write(batch + (first ? ']' : '\n    ]') + text.slice(at + marker.length) + '\n');
+}
+
+/** What the HTML report needs from a dry run. */
+export interface HtmlReportInput {
+  jobFile: string;
+  input: string;
+  output: string;
+  now: Date;
+  inputColumns: string[];
+  /** The diff of the job file against the suggestions (the mapping entries are used). */
+  entries: DiffEntry[];
+  report: Report;
+  profile: ColumnProfile[];
+  rejectsFile?: string;
+}
+
+/** Writes the HTML report to `path` atomically (temp file beside it, renamed). */
+export async function writeHtmlReport(path: string, data: HtmlReportInput): Promise<void> {
+  const [{ renderHtmlReport }, { writeAtomic }, { writeFile }] = await Promise.all([
+    import('./report-html.js'), import('../engine/write/atomic.js'), import('node:fs/promises'),
+  ]);
+  const byColumn = new Map(data.entries.filter((e) => e.resource === 'mapping').map((e) => [e.key, e]));
+  const mapping: MappingRow[] = [...new Set([...data.inputColumns, ...byColumn.keys()])].map((column) => {
+    const e = byColumn.get(column);
+    const pinned = e !== undefined && e.desired !== undefined && e.marker !== ' ' && e.marker !== '?';
+    const suggested = e?.suggested === undefined ? undefined : (e.suggested as string | null);
+    return { column, field: pinned ? (e.desired as string | null) : suggested ?? null, confidence: e?.confidence, suggested, pinned };
+  });
+  const html = renderHtmlReport({
+    title: `Dry run of ${basename(data.jobFile)}`,
+    jobFile: data.jobFile, input: data.input, output: data.output, generatedAt: data.now.toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
+    mapping, report: data.report, profile: data.profile, rejectsFile: data.rejectsFile,
+  });
+  await writeAtomic(path, (temp) => writeFile(temp, html));
 }

@@ -16,6 +16,7 @@ import {
 } from './types.js';
 import { writeTable } from './write/index.js';
 import { RejectOrderer, releaseRejectsAfter, type RejectSink } from './rejects.js';
+import { Profiler, type ColumnProfile } from './profile.js';
 import type { ParallelFallback as ParallelFallbackClass, runParallel as RunParallel, WorkerPool } from './parallel/run.js';
 
 /** The start-webhook metadata of an input, keyed by its name. */
@@ -54,6 +55,8 @@ export interface RunResult extends Analysis {
   columns: string[];
   /** The run-webhook body, when `collectDataTable` was asked for. */
   runWebhook?: Omit<RunWebhookBody, 'jobId'>;
+  /** The output columns' profile, when `profile` was asked for. */
+  profile?: ColumnProfile[];
 }
 
 /** Options of `runJob` beyond the setup. */
@@ -64,6 +67,8 @@ export interface RunOptions {
   collectDataTable?: boolean;
   /** Receives every rejected row and emptied cell, in input-row order (rejects.ts). */
   rejects?: RejectSink;
+  /** Profile the output columns (profile.ts), for the HTML report. */
+  profile?: boolean;
 }
 
 /** Derives the suggestions and the start metadata (reads the whole input once, counting rows). */
@@ -109,14 +114,14 @@ async function runJobWith(
     try {
       const done = await runParallel({
         input: setup.input, columns: opened.table.columns, sample: opened.sample, config, ctx: opened.ctx, report,
-        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress, sendRows: Boolean(options.rejects),
+        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress, sendRows: Boolean(options.rejects), profile: Boolean(options.profile),
         output: options.output, collectDataTable: Boolean(options.collectDataTable), closeInput: opened.close, pool,
       });
       if (done) {
         trace('engine: 2 threads');
         return {
           resources: opened.resources, metadata: opened.metadata.result(), sheets: opened.sheets,
-          bodies, config, report, columns: done.columns, runWebhook: done.runWebhook,
+          bodies, config, report, columns: done.columns, runWebhook: done.runWebhook, profile: done.profile,
         };
       }
       await pool.terminate(); // not taken: the workers go now rather than idle through the run
@@ -170,9 +175,11 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
   }
 
   const collector = options.collectDataTable ? new DataTableCollector() : undefined;
+  const profiler = options.profile ? new Profiler(table.columns, table.types) : undefined;
   const counted = tap(table, (batch) => {
     report.rowsOut += batch.rows.length;
     collector?.push(batch);
+    profiler?.push(batch);
   });
   if (options.output) await writeTable(counted, options.output.path, options.output.format);
   else for await (const _ of counted.batches) { /* drain */ }
@@ -187,6 +194,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
     report,
     columns: table.columns,
     runWebhook: collector?.body('', table.columns, table.types),
+    profile: profiler?.result(),
   };
 }
 

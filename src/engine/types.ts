@@ -28,8 +28,11 @@ export const BATCH_SIZE = 2048;
 
 /** One rule that dropped rows, for the report. */
 export interface DropCount { rule: string; count: number; firstRows: number[] }
-/** One text rule that changed cells, for the report. */
-export interface TextChangeCount { rule: string; field: string; count: number }
+/** One text rule that changed cells, for the report, with the first few changes (before and after). */
+export interface TextChangeCount { rule: string; field: string; count: number; examples: { before: string; after: string | null }[] }
+
+/** How many before/after examples the report keeps per text rule. */
+export const REPORT_TEXT_EXAMPLES = 3;
 
 /** What a run did to the data. */
 export interface Report {
