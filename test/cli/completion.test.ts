@@ -181,9 +181,12 @@ describe('the fish script in a real fish', () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-fish-'));
     try {
       writeFileSync(join(dir, 'import.fish'), (await runCli(['completion', 'fish'])).stdout);
+      // A folder of its own: other tests write outputs beside the examples.
+      execFileSync('mkdir', ['-p', join(dir, 'examples', 'customers')]);
+      writeFileSync(join(dir, 'examples', 'customers', 'job.yaml'), 'version: 1\n');
       const out = execFileSync('fish', ['-N', '-c', [
         `source ${join(dir, 'import.fish')}`,
-        `cd '${ROOT}'`,
+        `cd '${dir}'`,
         'complete -C "import dry"', 'echo ---',
         'complete -C "import --output="', 'echo ---',
         'complete -C "import dry-run examples/customers/j"',

@@ -76,7 +76,10 @@ export function completionServerCommands(deps: Deps): Command[] {
       const { answerCobra } = await import('../complete.js');
       await answerCobra(rootOf(self), words, deps);
     });
-  return [server, complete];
+  return [
+    withExamples(server, ['COMP_LINE="import dr" COMP_POINT=9 SHELL=bash import completion-server -- import dr   # what the bash script runs']),
+    withExamples(complete, ['import complete -- dry-run --out ""   # what the zsh and fish scripts run: candidates, then :<directive>']),
+  ];
 }
 
 function rootOf(command: Command): Command {
