@@ -7,6 +7,7 @@
  */
 import type { DataType } from '../contract/index.js';
 import { isMissing } from './missing.js';
+import { mulberry32 } from './prng.js';
 import type { Batch, Value } from './types.js';
 
 /** Distinct values tracked per column. */
@@ -123,16 +124,4 @@ function histogram(column: ColumnState): ColumnProfile['histogram'] {
   // Scaled from the sample to every value, so the bars read as row counts.
   const scale = seen / reservoir.length;
   return { min, max, bins: bins.map((b) => Math.round(b * scale)), isDate: column.type === 'date_time' };
-}
-
-/** A small seeded PRNG (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/engine/prng.js';
 import { ROOT, runCli } from '../support/cli.js';
 import { startEmulator } from '../support/emulator.js';
 
@@ -27,21 +28,9 @@ schema:
     - {method: missingValues, fields: [id]}
 `;
 
-/** A seeded PRNG (mulberry32), so every run writes the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** People with repeated and missing ids, missing emails and cities, amounts and dates that do not parse. */
 function peopleCsv(rows: number): string {
-  const rand = prng(7);
+  const rand = mulberry32(7);
   const lines = ['id,email,amount,joined,city,notes'];
   let id = 0;
   for (let i = 0; i < rows; i++) {
