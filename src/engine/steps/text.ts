@@ -7,7 +7,7 @@
 import { CASINGS, READ_ONLY_CASINGS, type Casing } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import type { Batch, EngineConfig, Row, Step, StepContext, Table, TextChangeCount } from '../types.js';
+import { REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
 import { fieldIndex } from './map.js';
 
 const ALL_CASINGS: readonly Casing[] = [...CASINGS, ...READ_ONLY_CASINGS];
@@ -137,7 +137,7 @@ export const text: Step = {
         index,
         rules: rules.map(({ label, apply }) => {
           // Listed in the report even when nothing changes, in the order rules run.
-          const change: TextChangeCount = { rule: label, field, count: 0 };
+          const change: TextChangeCount = { rule: label, field, count: 0, examples: [] };
           ctx.report.textChanges.push(change);
           return { apply, change };
         }),
@@ -154,8 +154,10 @@ export const text: Step = {
           const next = rule.apply(current);
           if (next === current) continue;
           rule.change.count++;
+          const isEmptied = isMissing(next);
+          if (rule.change.examples.length < REPORT_TEXT_EXAMPLES) rule.change.examples.push({ before: current, after: isEmptied ? null : next });
           // engine.md: a value that becomes empty is missing from then on; later rules skip it.
-          if (isMissing(next)) { current = null; break; }
+          if (isEmptied) { current = null; break; }
           current = next;
         }
         if (current !== value) {

@@ -115,15 +115,21 @@ export function typesStep(orders?: SlashOrders): Step {
         return { columns: input.columns, types: outTypes, batches: input.batches };
       }
       const coercionFailures = ctx.report.coercionFailures;
-      const countFailure = (field: string) => { coercionFailures[field] = (coercionFailures[field] ?? 0) + 1; };
+      const rejects = ctx.rejects;
+      const countFailure = (field: string, type: DataType, original: Value | undefined, rowNumber: number, out: Row) => {
+        coercionFailures[field] = (coercionFailures[field] ?? 0) + 1;
+        // `out` is this step's output row: no later step changes it (steps copy a row to change it).
+        rejects?.add({ row: rowNumber, rule: type, origin: 'dataType', fields: [field], original: original === null || original === undefined ? null : String(original), values: out });
+      };
 
-      const convertRow = (row: Row): Row => {
+      const convertRow = (row: Row, rowNumber: number): Row => {
         const out = row.slice();
         for (const { index, field } of numberColumns) {
           const n = toNumber(out[index] ?? null);
           if (n === undefined) {
+            const original = out[index];
             out[index] = null;
-            countFailure(field);
+            countFailure(field, 'number', original, rowNumber, out);
           } else out[index] = n;
         }
         for (const column of dateColumns) {
@@ -132,7 +138,7 @@ export function typesStep(orders?: SlashOrders): Step {
           const d = toDate(v ?? null, column);
           if (d === undefined) {
             out[column.index] = null;
-            countFailure(column.field);
+            countFailure(column.field, 'date_time', v, rowNumber, out);
           } else out[column.index] = d;
         }
         // category / rich_text: text unchanged; a number (only a script can put one here) becomes its text.
@@ -142,7 +148,7 @@ export function typesStep(orders?: SlashOrders): Step {
 
       const convertBatch = (batch: Batch): Batch => {
         const rows = new Array<Row>(batch.rows.length);
-        for (let r = 0; r < rows.length; r++) rows[r] = convertRow(batch.rows[r]);
+        for (let r = 0; r < rows.length; r++) rows[r] = convertRow(batch.rows[r], batch.rowNumbers[r]);
         return { rows, rowNumbers: batch.rowNumbers };
       };
 
