@@ -91,6 +91,12 @@ export interface StepContext {
   /** Whether an unknown script id is an error (`import serve`) or a warning (dry run). */
   strictScripts: boolean;
   warn(message: string): void;
+  /**
+   * The table entering step `step` again, from the input's first row (the input re-read and the
+   * steps before `step` re-applied with `config`), for a step that must see a whole column before
+   * it can stream; undefined when the input cannot be re-read (then the step holds rows instead).
+   */
+  reopen?(step: string, config: EngineConfig): Promise<Table | undefined>;
 }
 
 /** One engine step (engine.md "Steps, in this order"). */
