@@ -110,6 +110,12 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
     },
     apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
       const resolved = validate(config);
+      // A field the configuration gives no type (a column the job file mapped that the
+      // suggestions did not) takes the pipeline's expected type, as the destination expects it.
+      for (const [field, value] of entriesInOrder(ctx.schema.fieldDataTypes ?? {})) {
+        const type = dataTypeOf(value);
+        if (type && !resolved.has(field)) resolved.set(field, type);
+      }
       const outTypes = input.types.slice();
       const numberColumns: { index: number; field: string }[] = [];
       const textColumns: number[] = [];

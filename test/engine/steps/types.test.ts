@@ -56,6 +56,13 @@ describe('types step', () => {
     ]);
   });
 
+  it('gives a field the configuration leaves untyped the pipeline\'s expected type', async () => {
+    const ctx = makeContext({ schema: { fieldDataTypes: { at: 'date_time', n: 'number' } } });
+    const config = makeConfig({ dataTypes: { n: 'rich_text' } });
+    const out = types.apply(makeTable(['at', 'n'], [['Jun 12 1998', '1,5']]), config, ctx);
+    await expectRows(out, [{ at: '1998-06-12T00:00:00', n: '1,5' }]);
+  });
+
   it('reads English month names with an optional time', async () => {
     const { out, ctx } = run('at', ['Jun 12 1998', 'June 12, 1998 14:22', '12 Jun 1998', '12-jun-1998 01:02:03', 'Jun 31 1998'], { dataTypes: { at: 'date_time' } });
     await expectRows(out, [
