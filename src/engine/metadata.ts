@@ -3,7 +3,7 @@
  * the input, gathered while the rows stream past, and the run webhook's data table.
  */
 import type { DataType, JobResources, RunWebhookBody, StartWebhookBody } from '../contract/index.js';
-import { orderedObject } from '../contract/json.js';
+import { isIndexLikeKey, orderedObject } from '../contract/json.js';
 import { isMissing } from './missing.js';
 import { SAMPLE_ROWS, type Batch, type Value } from './types.js';
 
@@ -51,9 +51,9 @@ export class MetadataCollector {
   result(): StartMetadata {
     const considered = Math.min(this.rows, this.limit);
     // Keyed by column names, which may be `__proto__` or `"1962"`: kept as own keys in column order.
-    const uniqueRatio = orderedObject(this.columns.map((column, c): [string, number] =>
+    const uniqueRatio = keyedObject(this.columns.map((column, c): [string, number] =>
       [column, considered === 0 ? 0 : Math.round((this.distinct[c].size / considered) * 10_000) / 10_000]));
-    const missingRowIndices = orderedObject(this.columns.map((column, c): [string, number[]] => [column, [...this.missing[c]]]));
+    const missingRowIndices = keyedObject(this.columns.map((column, c): [string, number[]] => [column, [...this.missing[c]]]));
     return {
       dataLength: { [this.sourceName]: this.rows },
       inputColumns: { [this.sourceName]: [...this.columns] },
@@ -89,7 +89,7 @@ export class DataTableCollector {
 
   /** The run webhook body: header row then value rows; columns with no type are `rich_text`. */
   body(jobId: string, columns: string[], types: (DataType | undefined)[]): RunWebhookBody {
-    const dataTypes = orderedObject(columns.map((column, i): [string, DataType] => [column, types[i] ?? 'rich_text']));
+    const dataTypes = keyedObject(columns.map((column, i): [string, DataType] => [column, types[i] ?? 'rich_text']));
     return { jobId, dataTable: [[...columns], ...this.rows], dataTypes };
   }
 }
@@ -99,3 +99,15 @@ function toCell(value: Value | undefined): string | number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   return isMissing(value) ? null : (value as string);
 }
+
+/**
+ * An object keyed by column names in column order: a plain one when no name needs care, else
+ * orderedObject's (which keeps `__proto__` as a key and remembers where `"1962"` was written).
+ */
+function keyedObject<T>(pairs: [string, T][]): Record<string, T> {
+  if (pairs.some(([key]) => key === '__proto__' || isIndexLikeKey(key))) return orderedObject(pairs);
+  const object: Record<string, T> = {};
+  for (const [key, value] of pairs) object[key] = value;
+  return object;
+}
+
