@@ -234,6 +234,16 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     sheetSelection = { ...suggested, selected: selectedSheet };
   }
   const raw = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report, onProgress: setup.onProgress });
+  ctx.reopen = async (step, config) => {
+    // preColumnMapping scripts ran once over the whole input, which is in memory: not run again.
+    if ((setup.preScripts ?? []).length > 0) return undefined;
+    const scratch: StepContext = { ...ctx, report: emptyReport(), warn: () => {} };
+    let table: Table = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report: scratch.report });
+    for (const s of STEPS.slice(STEPS.findIndex((x) => x.name === 'map'), STEPS.findIndex((x) => x.name === step))) {
+      table = await s.apply(table, config, scratch);
+    }
+    return table;
+  };
 
   // Steps before mapping (sheet selection, preColumnMapping scripts) shape the columns that
   // suggestions are made for, so they run first; steps/index.ts still holds the one order.

@@ -97,6 +97,12 @@ export interface StepContext {
   warn(message: string): void;
   /** Where steps report rejected rows and emptied cells, when the run was asked for them (rejects.ts). */
   rejects?: RejectOrderer;
+  /**
+   * The table entering step `step` again, from the input's first row (the input re-read and the
+   * steps before `step` re-applied with `config`), for a step that must see a whole column before
+   * it can stream; undefined when the input cannot be re-read (then the step holds rows instead).
+   */
+  reopen?(step: string, config: EngineConfig): Promise<Table | undefined>;
 }
 
 /** One engine step (engine.md "Steps, in this order"). */

@@ -238,8 +238,8 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
 async function* noBatches(): AsyncGenerator<Batch> { /* no rows */ }
 
 /**
- * Each date_time field's slash order as the sequential run would decide it, from the sample (the
- * first proving value decides); undefined when a field has ambiguous slash dates and no proving one.
+ * Each date_time field's slash order from the sample: true when a value proves day-first, else
+ * false (month-first assumed; a worker meeting a day-first value makes the run go sequential).
  */
 async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> {
   const scratch: StepContext = { ...run.ctx, report: emptyReport(), warn: () => {} };
@@ -252,15 +252,12 @@ async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> 
     table = await step.apply(table, run.config, scratch);
   }
   const dateColumns = table.columns
-    .map((field, index) => ({ field, index, dayFirst: undefined as boolean | undefined, hasAmbiguous: false }))
+    .map((field, index) => ({ field, index, dayFirst: undefined as boolean | undefined, sawSlash: false }))
     .filter(({ field }) => Object.hasOwn(run.config.dataTypes ?? {}, field) && dataTypeOf(run.config.dataTypes[field]) === 'date_time');
   if (dateColumns.length === 0) return {};
   for await (const batch of table.batches) for (const column of dateColumns) scanSlashOrder(column, batch.rows);
   const orders: SlashOrders = {};
-  for (const column of dateColumns) {
-    if (column.dayFirst === undefined && column.hasAmbiguous) return undefined;
-    orders[column.field] = column.dayFirst ?? null;
-  }
+  for (const column of dateColumns) orders[column.field] = column.dayFirst === true;
   return orders;
 }
 
