@@ -304,6 +304,27 @@ describe('suggestResources: determinism and speed', () => {
   });
 });
 
+describe('suggestResources: very wide inputs', () => {
+  it('maps 80,000 columns by shared words and equal names without scoring every pair', () => {
+    const columns = repeat(80_000, (i) => `col_${i}`);
+    const sample: Row[] = repeat(3, (r) => columns.map((_, c) => String(r + c)));
+    const schema = schemaOf(['COL_79999', 'col 40000', 'email', 'created_at', 'total_amount']);
+    // 400,000 pairs of which only the linked ones are scored; values alone make no pair past 10,000 columns.
+    expect(mappingOf(columns, schema, sample)).toEqual({
+      col_40000: { field: 'col 40000', confidence: 1 },
+      col_79999: { field: 'COL_79999', confidence: 1 },
+    });
+  });
+
+  it('falls back to equal names when even the linked pairs are too many', () => {
+    // 10,000 columns x 201 email fields that values may fill: 2,010,000 pairs, past the 2,000,000 limit.
+    const columns = repeat(10_000, (i) => `c_${i}`);
+    // `c_7` scores 0.79 for `c 7 value` by name, so only the fallback leaves it out.
+    const schema = schemaOf([...repeat(201, (i) => `email_${i}`), 'C_5', 'c 7 value']);
+    expect(mappingOf(columns, schema)).toEqual({ c_5: { field: 'C_5', confidence: 1 } });
+  });
+});
+
 describe('suggestSheet', () => {
   const schema = schemaOf(['id', 'email', 'amount']);
   const sheet = (name: string, columns: string[], rowCount: number): SheetInfo => ({ name, columns, rowCount });
