@@ -61,7 +61,7 @@ describe('dry-run --report', () => {
       const cards = await page.locator('.card').allInnerTexts();
       expect(cards.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual(['8 rows in', '5 rows out', '3 rows dropped', '2 cells filled', '1 cell emptied (not the type)']);
       const mapping = await page.locator('table').first().locator('tbody tr').allInnerTexts();
-      expect(mapping.find((row) => row.startsWith('E-mail Address'))).toMatch(/E-mail Address\s+→\s+email\s+0\.99/);
+      expect(mapping.find((row) => row.startsWith('E-mail Address'))).toMatch(/E-mail Address\s+→\s+email\s+0\.96/);
       expect(mapping.find((row) => row.startsWith('Internal Notes'))).toMatch(/unmapped.*pinned in job file/s);
       expect(await page.locator('section.field h3').allInnerTexts()).toEqual(['id number', 'full_name rich_text', 'email rich_text', 'amount number', 'country category', 'created_at date_time', 'phone rich_text']);
       expect(await page.locator('section.field svg[aria-label^="histogram"]').count()).toBe(3);
