@@ -30,10 +30,10 @@ export function emptyResources(): JobResources {
 
 /**
  * The read body of one resource, never null: the client's reads are already tolerant (every
- * member present), so this only turns "no sheet selection" (null) into an empty one.
+ * member present), so this only turns "no sheet selection" (null, or `sheetSelection: null`) into an empty one.
  */
-export function normalizeRead<K extends keyof JobResources>(name: K, read: JobResources[K] | null | undefined): NonNullable<JobResources[K]> {
-  if (read) return read as NonNullable<JobResources[K]>;
+export function normalizeRead<K extends keyof JobResources>(name: K, read: JobResources[K] | { sheetSelection: null } | null | undefined): NonNullable<JobResources[K]> {
+  if (read && (name !== 'sheet' || (read as { sheetSelection: unknown }).sheetSelection)) return read as NonNullable<JobResources[K]>;
   const empty: JobResources[keyof JobResources] = name === 'sheet' ? { sheetSelection: { selected: '', sheets: [] } } : emptyResources()[name];
   return empty as NonNullable<JobResources[K]>;
 }

@@ -96,7 +96,8 @@ export async function checkMapping(
     }
   }
   if (allowCombining) return;
-  for (const column of named) {
+  // The columns named first, for the message; then any other pair (--no-allow-combining over a combined mapping).
+  for (const column of new Set([...named, ...final.keys()])) {
     const field = final.get(column);
     const other = [...final].find(([c, f]) => f === field && c !== column)?.[0];
     if (field !== undefined && other !== undefined) {
