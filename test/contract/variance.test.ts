@@ -6,13 +6,14 @@
  * seed leaves open. Every case: the documented exit code, no "bug" text or stack, and every
  * update body the recording server saw is exactly in the seed's update shape.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkUpdate, type UpdateName } from '../../src/contract/check.js';
 import { parseJson } from '../../src/contract/json.js';
-import { runCli, type CliResult } from '../support/cli.js';
+import { BIN, runCli, type CliResult } from '../support/cli.js';
 import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from '../support/recording-server.js';
 
 const KEY = 'sk-variance-0123456789';
@@ -450,5 +451,51 @@ describe('TLS', () => {
     const res = await runCli(['fields', 'get', 'J1', '--base-url', base, '--api-key', KEY], { cwd: dir });
     expect(res.exitCode).toBe(1);
     expect(res.stderr).toBe(`error: The server at ${base} does not speak https; use ${server.url} for a loopback address.\n`);
+  });
+});
+
+/**
+ * `import review` against the service needs a terminal: run it in a pseudo-terminal (util-linux
+ * `script`) and accept every default with Enter whenever the screen has been still for a moment.
+ */
+function reviewInTerminal(args: string[], cwd: string): Promise<{ code: number | null; screen: string }> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('IMPORT_') && k !== 'CI' && k !== 'FORCE_COLOR') env[k] = v;
+  Object.assign(env, { NO_COLOR: '1', TERM: 'xterm', HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') });
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const child = spawn('script', ['-qfec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let changedAt = Date.now();
+  const take = (d: string) => { screen += d; changedAt = Date.now(); };
+  child.stdout.setEncoding('utf8').on('data', take);
+  child.stderr.setEncoding('utf8').on('data', take);
+  let presses = 0;
+  const timer = setInterval(() => {
+    if (Date.now() - changedAt > 500 && presses < 60) { presses++; changedAt = Date.now(); child.stdin.write('\r'); }
+  }, 100);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => child.on('exit', (code) => {
+    clearInterval(timer);
+    clearTimeout(killer);
+    child.stdin.end();
+    resolve({ code, screen: screen.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b[@-Z\\-_]/g, '') });
+  }));
+}
+
+describe.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)('review against the service, in a terminal', () => {
+  it.each(['confidenceMissing', 'twoSources', 'null'])('walks a job whose reads are %s, every default accepted, and prints the job id', async (variant) => {
+    const jobId = `V-review-${variant}`;
+    serveJob(jobId, READ_VARIANTS[variant]());
+    const reviewDir = mkdtempSync(join(tmpdir(), 'import-variance-review-'));
+    writeFileSync(join(reviewDir, 'orders.csv'), 'First,Last,E-mail,Notes,Amount,Signup,Country\nAda,Lovelace,ada@example.com,555 0100,12.5,2024-01-02 10:00:00,uk\n');
+    writeFileSync(join(reviewDir, 'job.yaml'), 'version: 1\nname: review\ninput:\n  file: ./orders.csv\nreview:\n  minConfidence: 0.9\n');
+    const { code, screen } = await reviewInTerminal(['review', 'job.yaml', '--job', jobId, '--all', '--base-url', server.url, '--api-key', KEY], reviewDir);
+    expect(screen).not.toMatch(/bug|Cannot read|TypeError|\n\s+at /);
+    expect(code, screen).toBe(0);
+    // With no input columns read (null), there is no column to ask about.
+    if (variant !== 'null') expect(screen).toContain('Map "First" to');
+    expect(screen.trim().split('\n').at(-1)?.trim()).toBe(jobId);
+    // A review changes nothing on the service.
+    expect(requestsOf(jobId).filter((r) => r.method === 'POST')).toEqual([]);
   });
 });
