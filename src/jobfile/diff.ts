@@ -3,6 +3,7 @@
  * one entry per resource and key with a marker. Used by `plan`, `run`, `dry-run` and `review`.
  */
 import { isUnderBar, type JobResources } from '../contract/index.js';
+import { stringifyJson } from '../contract/json.js';
 import type { JobFileConfig } from './types.js';
 import { effectivePins, sameValue } from './translate.js';
 
@@ -131,7 +132,8 @@ export function showValue(value: unknown): string {
   if (value === null) return '(unmapped)';
   if (value === undefined) return '(none)';
   if (typeof value === 'string') return value;
-  return JSON.stringify(value);
+  // stringifyJson: regular-expression rules are Maps (JSON.stringify would show {}), in written order.
+  return stringifyJson(value);
 }
 
 /** The diff as text, one line per entry grouped by resource (`~ mapping  First: suggested x (0.62) -> y`). */

@@ -445,7 +445,29 @@ describe.concurrent('run answers the seed leaves open', () => {
   });
 });
 
+const hasOpenssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+if (!hasOpenssl) console.log('variance.test.ts: openssl is not installed; the untrusted-certificate case is skipped.');
+
 describe('TLS', () => {
+  it.skipIf(!hasOpenssl)('says in one sentence that a self-signed certificate is not trusted, and how to trust it', async () => {
+    const { createServer } = await import('node:https');
+    const { readFileSync } = await import('node:fs');
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    expect(made.status).toBe(0);
+    const https = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_q, r) => r.end('{}'));
+    await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
+    const base = `https://127.0.0.1:${(https.address() as { port: number }).port}`;
+    try {
+      const res = await runCli(['fields', 'get', 'J1', '--base-url', base, '--api-key', KEY], { cwd: dir });
+      expect(res.exitCode).toBe(1);
+      expect(res.stderr).toBe(`error: The TLS certificate of ${base} is not signed by a trusted authority (DEPTH_ZERO_SELF_SIGNED_CERT); set NODE_EXTRA_CA_CERTS to the file of its CA certificate.\n`);
+    } finally {
+      https.close();
+    }
+  });
+
   it('says in one sentence that a loopback server does not speak https', async () => {
     const base = server.url.replace('http:', 'https:');
     const res = await runCli(['fields', 'get', 'J1', '--base-url', base, '--api-key', KEY], { cwd: dir });
@@ -497,5 +519,14 @@ describe.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !
     expect(screen.trim().split('\n').at(-1)?.trim()).toBe(jobId);
     // A review changes nothing on the service.
     expect(requestsOf(jobId).filter((r) => r.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('base URL', () => {
+  it('takes a base URL copied with the seed\'s /public/client-side/v1 prefix as the service root', async () => {
+    const res = await runCli(['scripts', 'get', 'V-base', '--base-url', `${server.url}/public/client-side/v1/`, '--api-key', KEY], { cwd: dir });
+    expectClean(res, 0, 'V-base');
+    expect(server.requests.some((r) => r.url === '/public/client-side/v1/scripts/V-base')).toBe(true);
+    expect(server.requests.some((r) => r.url.includes('/v1/public/'))).toBe(false);
   });
 });
