@@ -62,7 +62,7 @@ export function renderHtmlReport(data: HtmlReport): string {
 <h1>${esc(data.title)}</h1>
 <div class="meta">Job file <code>${esc(data.jobFile)}</code> · input <code>${esc(data.input)}</code> · output <code>${esc(data.output)}</code> · ${esc(data.generatedAt)}</div>
 <div class="cards">
-${card(r.rowsIn, 'rows in')}${card(r.rowsOut, 'rows out')}${card(dropped, 'rows dropped')}${card(filled, 'cells filled')}${card(emptied, 'cells emptied (not the type)')}
+${card(r.rowsIn, 'row in', 'rows in')}${card(r.rowsOut, 'row out', 'rows out')}${card(dropped, 'row dropped', 'rows dropped')}${card(filled, 'cell filled', 'cells filled')}${card(emptied, 'cell emptied (not the type)', 'cells emptied (not the type)')}
 </div>
 ${mappingSection(data.mapping)}
 ${rowsSection(r, data.rejectsFile)}
@@ -73,8 +73,8 @@ ${textSection(r)}
 `;
 }
 
-function card(value: number, label: string): string {
-  return `<div class="card"><b>${fmt(value)}</b><span>${esc(label)}</span></div>`;
+function card(value: number, one: string, many: string): string {
+  return `<div class="card"><b>${fmt(value)}</b><span>${esc(value === 1 ? one : many)}</span></div>`;
 }
 
 function mappingSection(rows: MappingRow[]): string {

@@ -59,11 +59,11 @@ describe('dry-run --report', () => {
       expect(await page.locator('h1').innerText()).toBe('Dry run of job.yaml');
       expect(await page.locator('h2').allInnerTexts()).toEqual(['Mapping', 'Rows', 'Fields', 'Fills and coercion failures', 'Text rules']);
       const cards = await page.locator('.card').allInnerTexts();
-      expect(cards.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual(['8 rows in', '5 rows out', '3 rows dropped', '2 cells filled', '1 cells emptied (not the type)']);
+      expect(cards.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual(['8 rows in', '5 rows out', '3 rows dropped', '2 cells filled', '1 cell emptied (not the type)']);
       const mapping = await page.locator('table').first().locator('tbody tr').allInnerTexts();
       expect(mapping.find((row) => row.startsWith('E-mail Address'))).toMatch(/E-mail Address\s+→\s+email\s+0\.99/);
       expect(mapping.find((row) => row.startsWith('Internal Notes'))).toMatch(/unmapped.*pinned in job file/s);
-      expect(await page.locator('section.field h3').allInnerTexts()).toEqual(['id number', 'full_name text', 'email rich_text', 'amount number', 'country category', 'created_at date_time', 'phone rich_text']);
+      expect(await page.locator('section.field h3').allInnerTexts()).toEqual(['id number', 'full_name rich_text', 'email rich_text', 'amount number', 'country category', 'created_at date_time', 'phone rich_text']);
       expect(await page.locator('section.field svg[aria-label^="histogram"]').count()).toBe(3);
       const rows = await page.locator('h2:text("Rows") + table tr').allInnerTexts();
       expect(rows.map((row) => row.replace(/\s+/g, ' ').trim())).toEqual([
