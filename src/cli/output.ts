@@ -1,5 +1,5 @@
 /** Printing data in the `-o` formats: table (default), json, yaml. */
-import { entriesInOrder, keysInOrder, stringifyJson } from '../contract/json.js';
+import { asOrderedMaps, stringifyJson } from '../contract/json.js';
 import type { IO } from './io.js';
 import { UsageError } from '../errors.js';
 
@@ -21,19 +21,10 @@ export async function printData(io: IO, format: Format, data: unknown, table: (d
   if (format === 'json') io.out(stringifyJson(data, 2));
   else if (format === 'yaml') {
     const { stringify } = await import('yaml');
-    io.out(stringify(inWrittenOrder(data)));
+    io.out(stringify(asOrderedMaps(data)));
   } else io.out(table(data));
 }
 
-/** `value` with every object whose written key order JavaScript would change turned into a Map (YAML writes Maps in order). */
-function inWrittenOrder(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(inWrittenOrder);
-  const pairs = entriesInOrder(value as Record<string, unknown>).map(([k, v]) => [k, inWrittenOrder(v)] as [string, unknown]);
-  const keys = value instanceof Map ? [] : keysInOrder(value);
-  if (value instanceof Map || keys.some((k, i) => k !== Object.keys(value)[i])) return new Map(pairs);
-  return Object.fromEntries(pairs);
-}
 
 /** A confidence as a number and a small bar: `0.62 ██████░░░░`. */
 export function confidenceBar(confidence: number | undefined, color = false): string {

@@ -157,6 +157,19 @@ function write(value: unknown, indent: string, at: string): string | undefined {
   return parts.length ? `{${open}${parts.join(sep)}${close}}` : '{}';
 }
 
+/**
+ * `value` for writers that follow `Object.keys` order (the yaml package): every object whose
+ * written key order a JavaScript object would change, and every Map, becomes a Map in written order.
+ */
+export function asOrderedMaps(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(asOrderedMaps);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  const pairs = entriesInOrder(value as Record<string, unknown>).map(([k, v]) => [k, asOrderedMaps(v)] as [string, unknown]);
+  if (value instanceof Map || (value as Ordered)[KEY_ORDER]) return new Map(pairs);
+  return orderedObject(pairs);
+}
+
 function sameOrder(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
