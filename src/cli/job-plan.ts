@@ -140,7 +140,7 @@ export function checkReviewGate(plan: Plan, job: JobFile): void {
   const file = basename(job.path);
   const lines = plan.needsReview.map((e) => e.missingColumn
     ? `  column "${e.key}" is pinned in ${file} but the input has no such column; remove or rename it under config.mapping`
-    : `  ${describeEntry(e)} (confidence ${e.confidence?.toFixed(2)}); pin it in ${file}: ${pinHint(e)}`);
+    : `  ${describeEntry(e)} (confidence ${e.confidence?.toFixed(2) ?? 'unknown'}); pin it in ${file}: ${pinHint(e)}`);
   throw new ReviewRequiredError(
     `${plan.needsReview.length} item${plan.needsReview.length > 1 ? 's need' : ' needs'} review (unpinned suggestions below the confidence bar ${plan.minConfidence ?? '(none)'}, or pins the input no longer matches); nothing was updated or run:\n${lines.join('\n')}\n` +
     `Pin ${plan.needsReview.length > 1 ? 'them' : 'it'}, review with \`import review ${file} --save\`, or accept all with --yes (job ${plan.jobId}; reuse it with --job ${plan.jobId}).`,

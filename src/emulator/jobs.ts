@@ -13,7 +13,8 @@ import type { IncomingMessage } from 'node:http';
 import { join, relative } from 'node:path';
 import type { JobConfig, JobResources, PipelineSchema, RunRequest, StartResponse } from '../contract/index.js';
 import { startWebhookBody } from '../engine/metadata.js';
-import { currentBodies } from '../jobfile/translate.js';
+import { stringifyJson } from '../contract/json.js';
+import { currentBodies } from '../contract/translate.js';
 import { checkConfiguration } from './check-config.js';
 import { StoppedError, type Executor } from './executor.js';
 import { ImportError, UsageError } from '../errors.js';
@@ -111,7 +112,7 @@ export class JobService {
       } else {
         // Inline rows are stored as a JSON file, read like any JSON input; their metadata key is `jsonData`.
         const path = join(inputDir, 'jsonData.json');
-        const text = JSON.stringify(form.jsonData);
+        const text = stringifyJson(form.jsonData);
         await writeFile(path, text);
         input = { path: relative(store.dataDir, path), name: 'jsonData', kind: 'jsonData', size: Buffer.byteLength(text) };
       }
@@ -496,7 +497,7 @@ function coverage(resources: JobResources): { share: number; mapped: number; con
   const expected = resources.fields.expectedFields;
   const mapped = new Map<string, number>();
   for (const columns of Object.values(resources.fields.columnFieldMapping)) {
-    for (const m of Object.values(columns)) mapped.set(m.field, Math.max(mapped.get(m.field) ?? 0, m.confidence));
+    for (const m of Object.values(columns)) mapped.set(m.field, Math.max(mapped.get(m.field) ?? 0, m.confidence ?? 0));
   }
   const covered = expected.filter((f) => mapped.has(f));
   const confidence = covered.reduce((sum, f) => sum + (mapped.get(f) ?? 0), 0) / Math.max(1, covered.length);

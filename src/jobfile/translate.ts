@@ -3,115 +3,21 @@
  * bodies. Job files, command-line flags and the engine all go through here, so a dry run, the
  * local service and the real service always see the same configuration.
  */
-import type {
-  ColumnCombiningRead, ColumnCombiningUpdate, CombiningConfig, DataTypesRead, DataTypesUpdate, FieldsRead,
-  FieldsUpdate, ImputeRead, ImputeUpdate, JobConfig, JobResources, PivotRead, PivotUpdate, RowDroppingRead,
-  RowDroppingUpdate, TextProcessingRead, TextProcessingUpdate, UnitsRead, UnitsUpdate,
-} from '../contract/index.js';
-import type { EngineConfig } from '../engine/types.js';
+import type { CombiningConfig, JobConfig, JobResources } from '../contract/index.js';
+import { entriesInOrder, orderedObject } from '../contract/json.js';
+import { currentBodies, rulesMap, sameValue, sourceNames } from '../contract/translate.js';
 import type { JobFileConfig } from './types.js';
+
+// The read -> update translation moved to the contract (the engine and the local service use it too).
+export {
+  combiningUpdate, currentBodies, dataTypesUpdate, DEFAULT_SOURCE, engineConfig, fieldsUpdate, imputeUpdate, pivotUpdate,
+  rowDroppingUpdate, sameValue, sourceNames, textUpdate, unitsUpdate,
+} from '../contract/translate.js';
 
 /** The configuration resources in the order updates must be sent (the sheet changes the columns). */
 export const RESOURCE_ORDER = ['sheet', 'fields', 'combining', 'dataTypes', 'units', 'impute', 'pivot', 'rowDropping', 'text'] as const;
 /** A configuration resource's name, as a key of JobConfig. */
 export type ResourceName = (typeof RESOURCE_ORDER)[number];
-
-/** Data source name used when the service returns a mapping with no source at all. */
-export const DEFAULT_SOURCE = 'default';
-
-// ---- read bodies -> update bodies (drop read-only members such as confidence) ----
-
-/** The data source names of a fields read body (the engine and the local service always give one). */
-export function sourceNames(read: FieldsRead): string[] {
-  const names = Object.keys(read.columnFieldMapping ?? {});
-  return names.length ? names : [DEFAULT_SOURCE];
-}
-
-/** `updateFields` body that keeps the current mapping. */
-export function fieldsUpdate(read: FieldsRead): FieldsUpdate {
-  const columnFieldMapping: FieldsUpdate['columnFieldMapping'] = {};
-  for (const source of sourceNames(read)) {
-    columnFieldMapping[source] = {};
-    for (const [column, m] of Object.entries(read.columnFieldMapping?.[source] ?? {})) {
-      if (m && typeof m.field === 'string') columnFieldMapping[source][column] = { field: m.field };
-    }
-  }
-  return { columnFieldMapping };
-}
-
-/** `updateColumnCombiningMethods` body that keeps the current methods. */
-export function combiningUpdate(read: ColumnCombiningRead): ColumnCombiningUpdate {
-  return { columnsBeingCombined: structuredClone(read.columnsBeingCombined ?? {}) };
-}
-
-/** `updateDataTypes` body that keeps the current types. */
-export function dataTypesUpdate(read: DataTypesRead): DataTypesUpdate {
-  const fieldDataTypes: DataTypesUpdate['fieldDataTypes'] = {};
-  for (const [field, t] of Object.entries(read.fieldDataTypes ?? {})) fieldDataTypes[field] = { dataType: t.dataType };
-  return { fieldDataTypes };
-}
-
-/** `updateUnits` body that keeps the current conversions. */
-export function unitsUpdate(read: UnitsRead): UnitsUpdate {
-  const fieldUnitConversions: UnitsUpdate['fieldUnitConversions'] = {};
-  for (const [field, u] of Object.entries(read.fieldUnitConversions ?? {})) {
-    fieldUnitConversions[field] = { from: u.from ?? null, to: u.to ?? null };
-  }
-  return { fieldUnitConversions };
-}
-
-/** `updateImputeMethods` body that keeps the current methods. */
-export function imputeUpdate(read: ImputeRead): ImputeUpdate {
-  const imputeMethods: ImputeUpdate['imputeMethods'] = {};
-  for (const [field, m] of Object.entries(read.imputeMethods ?? {})) {
-    imputeMethods[field] = m.imputeMethodConfig !== undefined
-      ? { imputeMethod: m.imputeMethod, imputeMethodConfig: structuredClone(m.imputeMethodConfig) }
-      : { imputeMethod: m.imputeMethod };
-  }
-  return { imputeMethods };
-}
-
-/** `updatePivot` body that keeps the current pivot. */
-export function pivotUpdate(read: PivotRead): PivotUpdate {
-  const p = read.pivot;
-  if (!p) return { pivot: null };
-  return {
-    pivot: {
-      pivotColumns: { columnNames: [...p.pivotColumns.columnNames] },
-      valueColumns: { columnNames: [...p.valueColumns.columnNames] },
-      indexColumns: { columnNames: [...p.indexColumns.columnNames], aggregationMethod: p.indexColumns.aggregationMethod ?? 'first' },
-    },
-  };
-}
-
-/** `updateRowDroppingMethods` body that keeps the current additional methods. */
-export function rowDroppingUpdate(read: RowDroppingRead): RowDroppingUpdate {
-  return {
-    additionalRowDroppingMethods: (read.additionalRowDroppingMethods ?? []).map((r) => ({
-      method: r.method, methodConfig: { fields: [...r.methodConfig.fields] },
-    })),
-  };
-}
-
-/** `updateTextProcessingMethods` body that keeps the current methods. */
-export function textUpdate(read: TextProcessingRead): TextProcessingUpdate {
-  return { textProcessingMethods: structuredClone(read.textProcessingMethods ?? {}) };
-}
-
-/** Every resource's current value as an update body. */
-export function currentBodies(current: JobResources): Required<JobConfig> {
-  return {
-    sheet: current.sheet?.sheetSelection.selected as string,
-    fields: fieldsUpdate(current.fields),
-    combining: combiningUpdate(current.combining),
-    dataTypes: dataTypesUpdate(current.dataTypes),
-    units: unitsUpdate(current.units),
-    impute: imputeUpdate(current.impute),
-    pivot: pivotUpdate(current.pivot),
-    rowDropping: rowDroppingUpdate(current.rowDropping),
-    text: textUpdate(current.text),
-  };
-}
 
 // ---- job file config over the current values -> complete update bodies ----
 
@@ -141,7 +47,8 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
         if (!(column in pins) && pinnedFields.has(m.field)) delete mapping[column];
       }
     }
-    bodies.fields = { columnFieldMapping: { ...bodies.fields.columnFieldMapping, [source]: mapping } };
+    // `allowColumnCombining` derived from a current mapping that already combines columns is kept.
+    bodies.fields = { ...bodies.fields, columnFieldMapping: { ...bodies.fields.columnFieldMapping, [source]: mapping } };
     if (config.allowColumnCombining !== undefined) bodies.fields.allowColumnCombining = config.allowColumnCombining;
   }
 
@@ -183,8 +90,8 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
 
   if (config.text !== undefined) {
     const t = bodies.text.textProcessingMethods;
-    for (const [field, rules] of Object.entries(config.text.regexReplacement ?? {})) {
-      t.regexReplacement = { ...(t.regexReplacement ?? {}), [field]: { ...rules } };
+    for (const [field, rules] of entriesInOrder(config.text.regexReplacement ?? {})) {
+      t.regexReplacement = orderedObject([...entriesInOrder(t.regexReplacement ?? {}), [field, rulesMap(rules)]]);
     }
     for (const [field, casing] of Object.entries(config.text.casing ?? {})) {
       t.casing = { ...(t.casing ?? {}), [field]: casing };
@@ -209,48 +116,6 @@ export function changedResources(current: Required<JobConfig>, desired: Required
     // allowColumnCombining cannot be read back: it matters only with the mapping it is sent with.
     ? !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping)
     : !sameValue(current[name], desired[name]));
-}
-
-/** Deep equality of JSON values, ignoring object key order. */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    return a === b || (a === undefined && b === undefined);
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => sameValue(v, bb[i]));
-  }
-  const ka = Object.keys(a as object).filter((k) => (a as any)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as any)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => sameValue((a as any)[k], (b as any)[k]));
-}
-
-// ---- update bodies -> the engine's configuration ----
-
-/** The engine's complete configuration from the job's resources and the bodies to apply. */
-export function engineConfig(resources: JobResources, bodies: Required<JobConfig>): EngineConfig {
-  const mapping: Record<string, string> = {};
-  for (const columns of Object.values(bodies.fields.columnFieldMapping)) {
-    for (const [column, m] of Object.entries(columns)) mapping[column] = m.field;
-  }
-  const dataTypes: EngineConfig['dataTypes'] = {};
-  for (const [field, t] of Object.entries(bodies.dataTypes.fieldDataTypes)) dataTypes[field] = t.dataType;
-  return {
-    sheet: bodies.sheet ?? null,
-    mapping,
-    allowColumnCombining: Boolean(bodies.fields.allowColumnCombining),
-    combining: bodies.combining.columnsBeingCombined,
-    dataTypes,
-    units: bodies.units.fieldUnitConversions,
-    impute: bodies.impute.imputeMethods,
-    pivot: bodies.pivot.pivot,
-    presetRowDropping: resources.rowDropping.presetRowDroppingMethods ?? [],
-    additionalRowDropping: bodies.rowDropping.additionalRowDroppingMethods,
-    text: bodies.text.textProcessingMethods,
-    scripts: { preColumnMapping: resources.scripts.preColumnMapping ?? [], postClean: resources.scripts.postClean ?? [] },
-  };
 }
 
 // ---- read bodies -> a job file's config (`import pull`) ----
@@ -302,7 +167,11 @@ export function configFromResources(current: JobResources): JobFileConfig {
   if (additional.length) config.rowDropping = additional.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] }));
   const text = current.text.textProcessingMethods ?? {};
   if (Object.keys(text.regexReplacement ?? {}).length || Object.keys(text.casing ?? {}).length) {
-    config.text = structuredClone(text);
+    config.text = {};
+    if (text.regexReplacement) {
+      config.text.regexReplacement = orderedObject(entriesInOrder(text.regexReplacement).map(([field, rules]) => [field, orderedObject(entriesInOrder(rules))] as const));
+    }
+    if (text.casing) config.text.casing = orderedObject(entriesInOrder(text.casing));
   }
   return config;
 }

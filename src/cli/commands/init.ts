@@ -69,13 +69,13 @@ export async function renderSkeleton(o: {
   for (const column of resources.fields.inputColumns) {
     const m = suggested[column];
     mapping[column] = m ? m.field : null;
-    mappingComments[column] = m ? ` suggested, confidence ${m.confidence.toFixed(2)}` : ' no field suggested';
+    mappingComments[column] = m ? ` suggested, confidence ${m.confidence?.toFixed(2) ?? 'unknown'}` : ' no field suggested';
   }
   const dataTypes: Record<string, string> = {};
   const typeComments: Record<string, string> = {};
   for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes)) {
     dataTypes[field] = t.dataType;
-    typeComments[field] = ` ${o.schema?.fieldDataTypes[field] ? 'from the schema' : 'inferred'}, confidence ${t.confidence.toFixed(2)}`;
+    typeComments[field] = ` ${o.schema?.fieldDataTypes[field] ? 'from the schema' : 'inferred'}, confidence ${t.confidence?.toFixed(2) ?? 'unknown'}`;
   }
   const job: Record<string, unknown> = { version: 1 };
   if (o.pipeline) job.pipeline = o.pipeline;
@@ -98,7 +98,7 @@ export async function renderSkeleton(o: {
   const configNode = doc.get('config', true) as any;
   if (sheet) {
     const node = o.googleSheet ? (doc.getIn(['input', 'googleSheet', 'sheet'], true) as any) : configNode.get('sheet', true);
-    node.comment = ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence.toFixed(2)}`}; sheets: ${sheet.sheets.join(', ')}`;
+    node.comment = ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence?.toFixed(2) ?? 'unknown'}`}; sheets: ${sheet.sheets.join(', ')}`;
   }
   const mappingNode = configNode.get('mapping', true) as any;
   mappingNode.commentBefore = ' input column: output field (null leaves the column out)';
