@@ -198,10 +198,10 @@ export function dataToFragment(name: ResourceName, data: unknown, where: string)
         text.regexReplacement = {};
         for (const [field, raw] of entries(t.regexReplacement, `${where}: textProcessingMethods.regexReplacement`)) {
           const at = `${where}: textProcessingMethods.regexReplacement.${field}`;
-          const rules: Record<string, string> = {};
+          const rules = new Map<string, string>();
           for (const [pattern, replacement] of entries(raw, at)) {
             checkRegex(pattern, at);
-            rules[pattern] = string(replacement, `${at}["${pattern}"]`);
+            rules.set(pattern, string(replacement, `${at}["${pattern}"]`));
           }
           text.regexReplacement[field] = rules;
         }

@@ -8,6 +8,7 @@ import type {
   FieldsUpdate, ImputeRead, ImputeUpdate, JobConfig, JobResources, PivotRead, PivotUpdate, RowDroppingRead,
   RowDroppingUpdate, TextProcessingRead, TextProcessingUpdate, UnitsRead, UnitsUpdate,
 } from '../contract/index.js';
+import { entriesInOrder, orderedObject } from '../contract/json.js';
 import type { EngineConfig } from '../engine/types.js';
 import type { JobFileConfig } from './types.js';
 
@@ -31,9 +32,9 @@ export function sourceNames(read: FieldsRead): string[] {
 export function fieldsUpdate(read: FieldsRead): FieldsUpdate {
   const columnFieldMapping: FieldsUpdate['columnFieldMapping'] = {};
   for (const source of sourceNames(read)) {
-    columnFieldMapping[source] = {};
+    put(columnFieldMapping, source, {});
     for (const [column, m] of Object.entries(read.columnFieldMapping?.[source] ?? {})) {
-      if (m && typeof m.field === 'string') columnFieldMapping[source][column] = { field: m.field };
+      if (m && typeof m.field === 'string') put(columnFieldMapping[source], column, { field: m.field });
     }
   }
   return { columnFieldMapping };
@@ -47,7 +48,7 @@ export function combiningUpdate(read: ColumnCombiningRead): ColumnCombiningUpdat
 /** `updateDataTypes` body that keeps the current types. */
 export function dataTypesUpdate(read: DataTypesRead): DataTypesUpdate {
   const fieldDataTypes: DataTypesUpdate['fieldDataTypes'] = {};
-  for (const [field, t] of Object.entries(read.fieldDataTypes ?? {})) fieldDataTypes[field] = { dataType: t.dataType };
+  for (const [field, t] of Object.entries(read.fieldDataTypes ?? {})) put(fieldDataTypes, field, { dataType: t.dataType });
   return { fieldDataTypes };
 }
 
@@ -55,7 +56,7 @@ export function dataTypesUpdate(read: DataTypesRead): DataTypesUpdate {
 export function unitsUpdate(read: UnitsRead): UnitsUpdate {
   const fieldUnitConversions: UnitsUpdate['fieldUnitConversions'] = {};
   for (const [field, u] of Object.entries(read.fieldUnitConversions ?? {})) {
-    fieldUnitConversions[field] = { from: u.from ?? null, to: u.to ?? null };
+    put(fieldUnitConversions, field, { from: u.from ?? null, to: u.to ?? null });
   }
   return { fieldUnitConversions };
 }
@@ -64,9 +65,9 @@ export function unitsUpdate(read: UnitsRead): UnitsUpdate {
 export function imputeUpdate(read: ImputeRead): ImputeUpdate {
   const imputeMethods: ImputeUpdate['imputeMethods'] = {};
   for (const [field, m] of Object.entries(read.imputeMethods ?? {})) {
-    imputeMethods[field] = m.imputeMethodConfig !== undefined
+    put(imputeMethods, field, m.imputeMethodConfig !== undefined
       ? { imputeMethod: m.imputeMethod, imputeMethodConfig: structuredClone(m.imputeMethodConfig) }
-      : { imputeMethod: m.imputeMethod };
+      : { imputeMethod: m.imputeMethod });
   }
   return { imputeMethods };
 }
@@ -131,7 +132,7 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     for (const [column, field] of Object.entries(pins)) {
       // Seed: a column absent from the mapping is unmapped; the job file says so with null.
       if (field === null) delete mapping[column];
-      else mapping[column] = { field };
+      else put(mapping, column, { field });
     }
     if (!config.allowColumnCombining) {
       // A field the job file pins to a column is that column's alone: a suggestion that maps
@@ -152,16 +153,16 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     if (c.method !== undefined) next.method = c.method;
     if (c.separator !== undefined) next.methodConfig = { ...(base.methodConfig ?? {}), separator: c.separator };
     if (c.order !== undefined) next.combiningOrder = [...c.order];
-    bodies.combining.columnsBeingCombined[field] = next;
+    put(bodies.combining.columnsBeingCombined, field, next);
   }
 
-  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) bodies.dataTypes.fieldDataTypes[field] = { dataType };
-  for (const [field, u] of Object.entries(config.units ?? {})) bodies.units.fieldUnitConversions[field] = { from: u.from, to: u.to };
+  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) put(bodies.dataTypes.fieldDataTypes, field, { dataType });
+  for (const [field, u] of Object.entries(config.units ?? {})) put(bodies.units.fieldUnitConversions, field, { from: u.from, to: u.to });
 
   for (const [field, m] of Object.entries(config.impute ?? {})) {
-    bodies.impute.imputeMethods[field] = m.method === 'fill'
+    put(bodies.impute.imputeMethods, field, m.method === 'fill'
       ? { imputeMethod: 'fill', imputeMethodConfig: { fillValue: m.value } }
-      : { imputeMethod: m.method };
+      : { imputeMethod: m.method });
   }
 
   if (config.pivot !== undefined) {
@@ -184,10 +185,12 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
   if (config.text !== undefined) {
     const t = bodies.text.textProcessingMethods;
     for (const [field, rules] of Object.entries(config.text.regexReplacement ?? {})) {
-      t.regexReplacement = { ...(t.regexReplacement ?? {}), [field]: { ...rules } };
+      t.regexReplacement = { ...(t.regexReplacement ?? {}) };
+      put(t.regexReplacement, field, rulesBody(rules));
     }
     for (const [field, casing] of Object.entries(config.text.casing ?? {})) {
-      t.casing = { ...(t.casing ?? {}), [field]: casing };
+      t.casing = { ...(t.casing ?? {}) };
+      put(t.casing, field, casing);
     }
   }
   return bodies;
@@ -205,15 +208,35 @@ export function effectivePins(config: JobFileConfig, current: JobResources): Rec
 
 /** The resources whose desired body differs from the current one, in update order. */
 export function changedResources(current: Required<JobConfig>, desired: Required<JobConfig>): ResourceName[] {
-  return RESOURCE_ORDER.filter((name) => name === 'fields'
+  return RESOURCE_ORDER.filter((name) => {
     // allowColumnCombining cannot be read back: it matters only with the mapping it is sent with.
-    ? !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping)
-    : !sameValue(current[name], desired[name]));
+    if (name === 'fields') return !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping);
+    if (name === 'text' && !sameRuleOrder(current.text, desired.text)) return true;
+    return !sameValue(current[name], desired[name]);
+  });
+}
+
+/** Whether every field's regular-expression rules come in the same order (they apply in that order). */
+function sameRuleOrder(a: TextProcessingUpdate, b: TextProcessingUpdate): boolean {
+  const rulesA = a.textProcessingMethods.regexReplacement ?? {};
+  const rulesB = b.textProcessingMethods.regexReplacement ?? {};
+  return Object.keys(rulesB).every((field) => {
+    const ka = rulesA[field] ? entriesInOrder(rulesA[field]).map(([k]) => k) : [];
+    const kb = entriesInOrder(rulesB[field]).map(([k]) => k);
+    return ka.length !== kb.length || ka.every((k, i) => k === kb[i]);
+  });
 }
 
 /** Deep equality of JSON values, ignoring object key order. */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof Map || b instanceof Map) {
+    // Rule maps: the same rules in the same order (the order is the order they apply in).
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+    const ea = entriesInOrder(a as Record<string, unknown>);
+    const eb = entriesInOrder(b as Record<string, unknown>);
+    return ea.length === eb.length && ea.every(([k, v], i) => k === eb[i][0] && sameValue(v, eb[i][1]));
+  }
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
     return a === b || (a === undefined && b === undefined);
   }
@@ -233,10 +256,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function engineConfig(resources: JobResources, bodies: Required<JobConfig>): EngineConfig {
   const mapping: Record<string, string> = {};
   for (const columns of Object.values(bodies.fields.columnFieldMapping)) {
-    for (const [column, m] of Object.entries(columns)) mapping[column] = m.field;
+    for (const [column, m] of Object.entries(columns)) put(mapping, column, m.field);
   }
   const dataTypes: EngineConfig['dataTypes'] = {};
-  for (const [field, t] of Object.entries(bodies.dataTypes.fieldDataTypes)) dataTypes[field] = t.dataType;
+  for (const [field, t] of Object.entries(bodies.dataTypes.fieldDataTypes)) put(dataTypes, field, t.dataType);
   return {
     sheet: bodies.sheet ?? null,
     mapping,
@@ -302,7 +325,24 @@ export function configFromResources(current: JobResources): JobFileConfig {
   if (additional.length) config.rowDropping = additional.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] }));
   const text = current.text.textProcessingMethods ?? {};
   if (Object.keys(text.regexReplacement ?? {}).length || Object.keys(text.casing ?? {}).length) {
-    config.text = structuredClone(text);
+    config.text = {};
+    if (text.regexReplacement) {
+      config.text.regexReplacement = orderedObject(entriesInOrder(text.regexReplacement).map(([field, rules]) => [field, new Map(entriesInOrder(rules))]));
+    }
+    if (text.casing) config.text.casing = orderedObject(entriesInOrder(text.casing));
   }
   return config;
+}
+
+/**
+ * A field's regular-expression rules as the wire body holds them: an object that remembers the
+ * written order (`stringifyJson` writes it in that order; `entriesInOrder` reads it back).
+ */
+function rulesBody(rules: Map<string, string>): Record<string, string> {
+  return orderedObject(rules);
+}
+
+/** Sets `key` as an own property, so user-named keys such as `__proto__` are kept like any other. */
+function put<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
