@@ -22,6 +22,7 @@ import { configCommand } from './commands/config.js';
 import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { reviewCommand } from './commands/review.js';
+import { schemaCommand } from './commands/schema.js';
 
 /** The package version, printed by --version. */
 export const VERSION = '0.1.0';
@@ -60,7 +61,7 @@ export function buildProgram(deps: Deps): Command {
   ]) {
     program.addCommand(configure(make(deps), deps));
   }
-  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, serveCommand]) {
+  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, schemaCommand, serveCommand]) {
     program.addCommand(configure(make(deps), deps));
   }
   return withExamples(program, [
