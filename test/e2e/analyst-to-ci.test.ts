@@ -27,6 +27,8 @@ describe('examples/review: init, review --save, then CI', () => {
     expect(gated.exitCode).toBe(5);
     expect(gated.stderr).toContain('column "Contact" -> field email (confidence 0.55)');
     expect(gated.stderr).toContain('column "Spend (USD)" -> field total_spend (confidence 0.65)');
+    // Joined is left unmapped, so the required signed_up_at would be an empty column: the gate names it too.
+    expect(gated.stderr).toContain('required field signed_up_at has no column');
 
     // What `import review new.yaml --save` writes when the analyst confirms both and maps Joined.
     await saveChoices(job, { mapping: { Contact: 'email', Joined: 'signed_up_at', 'Spend (USD)': 'total_spend' } });
@@ -38,11 +40,12 @@ describe('examples/review: init, review --save, then CI', () => {
     expect(ran.stderr).toContain('completed');
     expect(ran.exitCode).toBe(0);
 
-    // Next month's export renamed Contact to Mail: the pin no longer matches, so a person decides.
+    // Next month's export renamed Contact to Mail: the pin no longer matches, so the run stops
+    // before anything is sent, naming the line, and a person decides.
     await writeFile(job, text.replace('file: ./signups.csv', 'file: ./signups-december.csv'));
     const changed = await runCli(['run', job], { env });
-    expect(changed.exitCode).toBe(5);
-    expect(changed.stderr).toContain('column "Contact" is pinned in new.yaml but the input has no such column');
-    expect(changed.stderr).toContain('Mail: email (0.99)');
+    expect(changed.exitCode).toBe(2);
+    expect(changed.stderr).toMatch(/new\.yaml:\d+:\d+: column "Contact" in config\.mapping is not in signups-december\.csv, whose columns are Cust #, Mail, Joined, Plan, Spend \(USD\)/);
+    expect(changed.stderr).not.toContain('Started job');
   });
 });

@@ -1,5 +1,6 @@
 /** JSON rows reader (engine.md "Reading input"): an array of objects, columns = union of keys in first-seen order. */
 import { readFile } from 'node:fs/promises';
+import { keysInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type InputSource, type Row, type Table } from '../types.js';
@@ -48,7 +49,7 @@ function checkRows(value: unknown, display: string): Record<string, unknown>[] {
 /** The table of checked rows: union of keys as columns, values as text or null. */
 function rowsTable(rows: Record<string, unknown>[]): Table {
   const index = new Map<string, number>();
-  for (const row of rows) for (const key of Object.keys(row)) if (!index.has(key)) index.set(key, index.size);
+  for (const row of rows) for (const key of keysInOrder(row)) if (!index.has(key)) index.set(key, index.size);
   const columns = [...index.keys()];
   return {
     columns,
