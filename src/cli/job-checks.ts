@@ -21,11 +21,19 @@ export function shownPath(job: JobFile, deps: Deps): string {
   return rel && !rel.startsWith('..') ? rel : job.path;
 }
 
-/** What the offline part may let through: a placeholder input (`validate`, `--job`), an input file this machine lacks (`--job`). */
-export interface OfflineOptions { placeholderOk: boolean; missingOk: boolean }
+/**
+ * What the offline part may let through: a placeholder input (`validate`, `--job`), an input file
+ * this machine lacks (`--job`). `engine`: the embedded engine will process the file (a dry run),
+ * so with no `schema` the fields are the input's columns (its identity suggestions); against a
+ * service, a pipeline without a local `schema` may expect any field, so fields are checked once
+ * the service has said which.
+ */
+export interface OfflineOptions { placeholderOk: boolean; missingOk: boolean; engine?: boolean }
 
-/** Options for a command that starts a job from the file (or runs it offline): the input must be there. */
+/** Options for a command that starts a job from the file: the input must be there. */
 export const NEEDS_INPUT: OfflineOptions = { placeholderOk: false, missingOk: false };
+/** Options for a dry run: the input must be there, and the engine's suggestions are known. */
+export const DRY_RUN: OfflineOptions = { placeholderOk: false, missingOk: false, engine: true };
 /** Options for a command that reuses a started job (`--job`): the input is not needed. */
 export const REUSES_JOB: OfflineOptions = { placeholderOk: true, missingOk: true };
 
@@ -76,7 +84,9 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
           notes.push(`The columns were not checked: scripts.preColumnMapping runs before the mapping and may change them.`);
         } else if (header.columns) {
           facts.columns = { names: header.columns, from: header.sheet ? `sheet "${header.sheet}" of ${header.name}` : header.name };
-          notes.push(`Read the header of ${facts.columns.from} (${header.columns.length} column${header.columns.length === 1 ? '' : 's'}) to check the columns and fields the job file names.`);
+          if (opts.engine && !facts.fields) facts.suggestedFields = { names: header.columns, from: `${facts.columns.from} (no schema: each column is its own field)` };
+          const fieldsToo = facts.fields ? ' and fields' : opts.engine ? ' and fields (no schema: the columns are the fields)' : '';
+          notes.push(`Read the header of ${facts.columns.from} (${header.columns.length} column${header.columns.length === 1 ? '' : 's'}) to check the columns${fieldsToo} the job file names.`);
         }
       } catch (error) {
         const key = input.file ? 'file' : input.rowsFile ? 'rowsFile' : 'rows';
@@ -107,6 +117,11 @@ export function serviceFacts(resources: JobResources, jobId: string, opts: { col
     const expected = [...fields.expectedFields];
     for (const f of fields.optionalFields ?? []) if (!expected.includes(f)) expected.push(f);
     facts.fields = { expected, optional: fields.optionalFields ?? [], from: `the pipeline of ${from}` };
+  }
+  if (!facts.fields) {
+    const suggested = new Set<string>();
+    for (const columns of Object.values(fields.columnFieldMapping ?? {})) for (const m of Object.values(columns)) suggested.add(m.field);
+    facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}` };
   }
   const sheets = resources.sheet?.sheetSelection.sheets;
   if (sheets && sheets.length) facts.sheets = { names: sheets, from: `the workbook of ${from}` };

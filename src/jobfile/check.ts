@@ -19,6 +19,12 @@ export interface KnownFacts {
   sheets?: { names: string[]; from: string };
   /** The pipeline's fields (expected, optional ones included) and where they come from ("the job file's schema"). */
   fields?: { expected: string[]; optional: string[]; from: string };
+  /**
+   * With no pipeline fields known, the fields there will be anyway: those the service's
+   * suggestions map to (online), or the input's columns (a dry run's identity suggestions).
+   * Absent: fields cannot be checked (a real pipeline may expect any).
+   */
+  suggestedFields?: { names: string[]; from: string };
 }
 
 /** Every problem of the job file against the facts, located at the key that names the missing thing. */
@@ -46,16 +52,16 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
   }
 
-  // Fields the configuration may name: the pipeline's, those the mapping creates, and (with no
-  // pipeline fields known, as with identity suggestions) the input's columns.
+  // Fields the configuration may name: the pipeline's (or, with none known, the suggested ones)
+  // and those the job file's mapping creates.
   const mappedFields = mapping.map(([, f]) => f).filter((f): f is string => f !== null);
   const knownFields = expected ? [...facts.fields!.expected, ...mappedFields]
-    : columns ? [...facts.columns!.names, ...mappedFields] : undefined;
+    : facts.suggestedFields ? [...facts.suggestedFields.names, ...mappedFields] : undefined;
   if (knownFields) {
     const known = new Set(knownFields);
     const whereKnown = expected
       ? `${facts.fields!.from} does not have it and config.mapping does not map a column to it`
-      : `it is not a column of ${facts.columns!.from} and config.mapping does not map a column to it`;
+      : `it is not a field of ${facts.suggestedFields!.from} and config.mapping does not map a column to it`;
     const field = (path: (string | number)[], name: string, section: string) => {
       if (!known.has(name)) at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping')}`);
     };
@@ -84,7 +90,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       });
     }
   }
-  return problems;
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
 /** A required field with no column after the job file's mapping, and a line that would give it one. */

@@ -19,7 +19,7 @@ export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean
 export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const [{ loadJobForCommand }, checks] = await Promise.all([import('../job-file.js'), import('../job-checks.js')]);
   const job = await loadJobForCommand(opts.jobFile, deps);
-  const offline = await checks.checkOffline(job, deps, checks.NEEDS_INPUT);
+  const offline = await checks.checkOffline(job, deps, checks.DRY_RUN);
   checks.throwProblems(offline.problems);
   const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
