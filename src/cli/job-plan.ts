@@ -71,6 +71,7 @@ export async function openPlanSession(
   const minConfidence = parseMinConfidence(opts.minConfidence, job);
   const limit = parseDropLimit(opts.maxDroppedRows);
   const offline = await checks.checkOffline(job, deps, opts.job ? checks.REUSES_JOB : checks.NEEDS_INPUT);
+  for (const note of offline.notes) deps.io.status(note);
   checks.throwProblems(offline.problems);
   const client = await deps.client();
   const jobId = await startOrReuse(job, client, deps, opts.job);

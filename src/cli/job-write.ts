@@ -38,17 +38,29 @@ export async function writeJobFile(body: string, opts: JobWriteOptions, deps: De
     schemaPath = installedSchemaPath();
   }
   const text = `${modeline(schemaPath, folder)}\n${body}`;
-  const { writeAtomic } = await import('../engine/write/atomic.js');
   if (opts.schemaFile !== undefined && opts.schemaFile !== false) {
-    await writeAtomic(schemaPath, (temp) => writeFile(temp, jobFileJsonSchemaText()));
+    await writeNew(schemaPath, jobFileJsonSchemaText(), deps);
     deps.io.status(`Wrote the job-file schema to ${relative(deps.cwd, schemaPath) || schemaPath}.`);
   }
   if (!target) {
     deps.io.out(text);
     return undefined;
   }
-  await writeAtomic(target, (temp) => writeFile(temp, text));
+  await writeNew(target, text, deps);
   return target;
+}
+
+/** Writes a file atomically, creating its folder; a failure is one sentence naming the path. */
+async function writeNew(path: string, text: string, deps: Deps): Promise<void> {
+  const [{ writeAtomic }, { mkdir }] = await Promise.all([import('../engine/write/atomic.js'), import('node:fs/promises')]);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeAtomic(path, (temp) => writeFile(temp, text));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : code ?? (error as Error).message;
+    throw new UsageError(`cannot write ${relative(deps.cwd, path) || path} (${why}); choose another path.`, { cause: error });
+  }
 }
 
 /** The copy of the schema installed with the package (written by the build beside the compiled code). */
