@@ -348,7 +348,7 @@ export class JobService {
       rowsIn: result.report.rowsIn, rowsOut: result.report.rowsOut, columns: result.columns, report: result.report,
       output: { fileName, path: finalPath, format },
     };
-    log(`job ${record.jobId}: succeeded in ${Date.now() - started} ms: ${result.report.rowsIn} rows in, ${result.report.rowsOut} out, written to ${finalPath}`);
+    log(`job ${record.jobId}: succeeded in ${Date.now() - started} ms: ${result.report.rowsIn} row${result.report.rowsIn === 1 ? '' : 's'} in, ${result.report.rowsOut} out, written to ${finalPath}`);
     await store.save(record).catch((err) => log(`job ${record.jobId}: cannot store its state: ${(err as Error).message}`));
     if (record.run.webhookUrl && result.runWebhook) {
       this.background(this.sendWebhook(record, 'run', record.run.webhookUrl, { jobId: record.jobId, ...result.runWebhook }));
