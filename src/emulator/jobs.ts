@@ -487,10 +487,12 @@ function scrubPaths(error: unknown, jobDir: string): unknown {
 function asHttpError(error: unknown, context: string): Error {
   if (error instanceof HttpError) return error;
   if (error instanceof StoppedError) return new HttpError(503, 'unavailable', 'The service is stopping; try again when it is back.');
+  // The service has no --lenient: a reader's advice to pass it is the CLI's, not the service's.
+  const reason = (message: string | undefined) => (message ?? '').replace(/ or pass --lenient to [^;.]*/, '');
   if (error instanceof TaskError) {
-    return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${error.message}`) : error;
+    return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${reason(error.message)}`) : error;
   }
   const e = error as { exitCode?: number; message?: string };
-  if (e && e.exitCode === 2) return new HttpError(422, 'invalid_value', `${context}: ${e.message}`);
+  if (e && e.exitCode === 2) return new HttpError(422, 'invalid_value', `${context}: ${reason(e.message)}`);
   return error as Error;
 }

@@ -35,6 +35,21 @@ describe('README examples', () => {
     expect(sent.columnFieldMapping['customers.csv']['Internal Notes']).toBeUndefined();
   });
 
+  it('recommends --lenient only where the command takes it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-lenient-'));
+    await writeFile(join(dir, 'bad.csv'), 'a,b\n1,2\n3\n');
+    const start = await runCli(['start', '--file', join(dir, 'bad.csv')], { env: { IMPORT_BASE_URL: customers.url } });
+    expect(start.exitCode).toBe(1);
+    expect(start.stderr).toContain('bad.csv:3: row has 1 cell but the header has 2; fix the row.');
+    expect(start.stderr).not.toContain('--lenient');
+    const init = await runCli(['init', join(dir, 'bad.csv')]);
+    expect(init.exitCode).toBe(2);
+    expect(init.stderr).toContain('pass --lenient');
+    const lenient = await runCli(['init', join(dir, 'bad.csv'), '--lenient']);
+    expect(lenient.exitCode).toBe(0);
+    expect(lenient.stdout).toContain('version: 1');
+  });
+
   it('says "1 row", not "1 rows"', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-one-row-'));
     await writeFile(join(dir, 'in.csv'), 'a,b\n1,2\n');
