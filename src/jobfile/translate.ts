@@ -96,7 +96,12 @@ export function rowDroppingUpdate(read: RowDroppingRead): RowDroppingUpdate {
 
 /** `updateTextProcessingMethods` body that keeps the current methods. */
 export function textUpdate(read: TextProcessingRead): TextProcessingUpdate {
-  return { textProcessingMethods: structuredClone(read.textProcessingMethods ?? {}) };
+  const t = read.textProcessingMethods ?? {};
+  const out: TextProcessingUpdate['textProcessingMethods'] = {};
+  // Copied key by key, not with structuredClone, which would lose the rules' written order.
+  if (t.regexReplacement) out.regexReplacement = orderedObject(entriesInOrder(t.regexReplacement).map(([field, rules]) => [field, orderedObject(entriesInOrder(rules))]));
+  if (t.casing) out.casing = orderedObject(entriesInOrder(t.casing));
+  return { textProcessingMethods: out };
 }
 
 /** Every resource's current value as an update body. */

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { startRecordingServer, type RecordedRequest, type RecordingServer } from '../support/recording-server.js';
+import { forwardTo, startRecordingServer, type RecordedRequest, type RecordingServer } from '../support/recording-server.js';
 
 let service: Emulator;
 let proxy: RecordingServer;
@@ -18,15 +18,7 @@ let state: string;
 
 /** Forwards every request to the test service, so the proxy records what the CLI sends. */
 function forwardToService(server: RecordingServer): void {
-  server.fallback(async (req) => {
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'x-api-key']) {
-      const v = req.headers[name];
-      if (typeof v === 'string') headers[name] = v;
-    }
-    const r = await fetch(service.url + req.url, { method: req.method, headers, body: req.body.length ? new Uint8Array(req.body) : undefined });
-    return { status: r.status, headers: { 'content-type': r.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
-  });
+  forwardTo(server, service.url);
 }
 
 beforeAll(async () => {

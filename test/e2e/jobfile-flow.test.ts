@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
+import { forwardTo, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 
 // The real CLI against `import serve`, through a recording proxy so each request sent is checked.
 let service: Emulator;
@@ -21,15 +21,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   proxy.reset();
-  proxy.fallback(async (req) => {
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'x-api-key']) {
-      const v = req.headers[name];
-      if (typeof v === 'string') headers[name] = v;
-    }
-    const r = await fetch(service.url + req.url, { method: req.method, headers, body: req.body.length ? new Uint8Array(req.body) : undefined });
-    return { status: r.status, headers: { 'content-type': r.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
-  });
+  forwardTo(proxy, service.url);
   dir = await mkdtemp(join(tmpdir(), 'import-flow-'));
   await cp(join(import.meta.dirname, '..', '..', 'examples', 'customers'), dir, { recursive: true });
 });
