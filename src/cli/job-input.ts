@@ -7,6 +7,9 @@ import type { InputSource } from '../engine/types.js';
 /** The job file's local input as an engine source; a Google Sheets link needs the service. */
 export async function openJobInput(job: JobFile): Promise<InputSource> {
   const { input } = job;
+  if (input.placeholder) {
+    throw new UsageError(`input.file in ${job.path} is empty, a placeholder: set the path of the data file to read it offline.`);
+  }
   if (input.file) return openInput({ file: input.file });
   if (input.rows) return openInput({ rows: input.rows });
   if (input.rowsFile) {

@@ -19,7 +19,7 @@ const ENV_REFERENCE = '.*\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}.*';
 export function jobFileJsonSchema(): JsonSchema {
   const schema = toJsonSchema(JobFileDeclaration, {
     target: 'draft-2020-12',
-    overrideSchema: ({ valibotSchema, jsonSchema }) => {
+    overrideSchema: ({ valibotSchema }) => {
       const s = valibotSchema as { type: string; options?: string[] };
       if (s.type !== 'picklist' || !s.options) return undefined;
       // Values are matched case-insensitively (`JSON` is `json`): editors offer the enum,
