@@ -94,7 +94,7 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
       }
     }
   } else if (input.googleSheet) {
-    notes.push('The input is a Google Sheet, so its columns are checked against the service once the job is started.');
+    notes.push('The input is a Google Sheet, not read offline: its columns are checked when a dry run reads it, or against the service once a job is started.');
   }
   problems.push(...checkJobFile(job, facts, file));
   return { problems: sortProblems(problems), notes };

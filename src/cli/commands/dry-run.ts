@@ -9,7 +9,7 @@ import type { Report } from '../../engine/types.js';
 import { countOf } from '../io.js';
 
 /** Options of `import dry-run`. */
-export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean }
+export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean; rejects?: string; report?: string }
 
 /**
  * Checks the job file offline, runs it through the engine and writes the output; prints the
@@ -25,8 +25,10 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
-  const input = await openJobInput(job);
+  const input = await openJobInput(job, deps);
   const { path: out, format } = outputTarget(job, opts.out, deps);
+  const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
+  const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
   let applied: ReturnType<typeof desiredBodies> | undefined;
   const result = await runJob({
@@ -43,33 +45,47 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     configure: (resources) => (applied = desiredBodies(job.config, resources)),
     output: { path: out, format },
     collectDataTable: deps.settings.output === 'json',
-  });
+    rejects: extras.sink,
+    profile: opts.report !== undefined,
+  }).catch(async (error: unknown) => { await extras.abort(error); throw error; });
   progress.finish();
   if (result.report.rowsIn === 0) {
     // Checked after the run so the reader's own errors (empty file, bad bytes) come first.
     const { rm } = await import('node:fs/promises');
     await rm(out, { force: true });
+    await extras.abort();
     throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
   }
+  await extras.finish();
   // Never an empty column in silence: a required field with no column is said, here and in the report.
   const emptyFields = applied ? requiredFieldsWithoutColumn(applied, result.resources.fields) : [];
   const warnings = emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`);
   const report = { ...result.report, warnings: [...result.report.warnings, ...warnings] };
   const jobId = 'dry-run';
   if (deps.settings.output === 'json') {
-    deps.io.out(JSON.stringify({
+    await printJsonWithRejects(deps, {
       startWebhook: startWebhookBody(jobId, result.resources, result.metadata),
       runWebhook: { jobId, ...result.runWebhook },
       report,
-    }, null, 2));
+    }, extras.jsonRejectLines?.());
   }
-  const diff = formatDiff(diffConfig(job.config, result.resources, job.review.minConfidence), { showAccepted: true });
+  const entries = diffConfig(job.config, result.resources, job.review.minConfidence);
+  const diff = formatDiff(entries, { showAccepted: true });
+  if (opts.report) {
+    await writeHtmlReport(resolve(deps.cwd, opts.report), {
+      jobFile: displayPath(deps.cwd, job.path), input: input.name, output: displayPath(deps.cwd, out), now: deps.now(),
+      inputColumns: result.resources.fields.inputColumns, entries, report, profile: result.profile ?? [],
+      rejectsFile: opts.rejects,
+    });
+  }
   if (deps.settings.output !== 'json' || deps.settings.verbose) {
     deps.io.status(`Configuration (suggestions, and what ${basename(job.path)} overrides):\n${diff}\n`);
   }
   deps.io.status(formatReport(result.report));
   for (const w of warnings) deps.io.warn(w);
   deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${displayPath(deps.cwd, out)}${format === 'excel' ? ' (Excel)' : ''}`);
+  if (opts.rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${displayPath(deps.cwd, resolve(deps.cwd, opts.rejects))}`);
+  if (opts.report) deps.io.status(`Wrote the report to ${displayPath(deps.cwd, resolve(deps.cwd, opts.report))}`);
 }
 
 /**
@@ -123,9 +139,12 @@ export function dryRunCommand(deps: Deps, run = dryRun): Command {
     .argument('<job.yaml>', 'job file')
     .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file); .csv writes CSV and .xlsx Excel, whatever outputFileType says')
     .option('--lenient', 'pad or cut rows with the wrong number of cells instead of failing', false)
-    .action(async (jobFile: string, o: { out?: string; lenient: boolean }) => run({ jobFile, out: o.out, lenient: o.lenient }, deps));
+    .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values')
+    .option('--report <file.html>', 'also write a self-contained HTML report: mapping, a profile per field, drops, fills, text rules')
+    .action(async (jobFile: string, o: { out?: string; lenient: boolean; rejects?: string; report?: string }) => run({ jobFile, out: o.out, lenient: o.lenient, rejects: o.rejects, report: o.report }, deps));
   return withExamples(command, [
     'import dry-run examples/customers/job.yaml',
     'import dry-run job.yaml --out /tmp/out.csv -o json | jq .report',
+    'import dry-run job.yaml --rejects rejects.csv --report report.html',
   ]);
 }
