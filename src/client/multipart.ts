@@ -35,6 +35,7 @@ export function startFields(form: StartForm): [string, string][] {
     if (value === undefined || value === null) return;
     if (typeof value === 'string') fields.push([name, value]);
     else if (typeof value === 'boolean' || typeof value === 'number') fields.push([name, String(value)]);
+    // Written key order kept: a row's keys ("1962", __proto__) are its columns, in order.
     else fields.push([name, stringifyJson(value)]);
   };
   // One pipeline id travels as a plain string; several as a JSON array (seed: "string, or array of string").

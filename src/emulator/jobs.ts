@@ -379,7 +379,7 @@ export class JobService {
       rowsIn: result.report.rowsIn, rowsOut: result.report.rowsOut, columns: result.columns, report: result.report,
       output: { fileName, path: finalPath, format },
     };
-    log(`job ${record.jobId}: succeeded in ${Date.now() - started} ms: ${result.report.rowsIn} rows in, ${result.report.rowsOut} out, written to ${finalPath}`);
+    log(`job ${record.jobId}: succeeded in ${Date.now() - started} ms: ${result.report.rowsIn} row${result.report.rowsIn === 1 ? '' : 's'} in, ${result.report.rowsOut} out, written to ${finalPath}`);
     await store.save(record).catch((err) => log(`job ${record.jobId}: cannot store its state: ${(err as Error).message}`));
     if (record.run.webhookUrl && result.runWebhook) {
       this.background(this.sendWebhook(record, 'run', record.run.webhookUrl, { jobId: record.jobId, ...result.runWebhook }));
@@ -515,10 +515,12 @@ function scrubPaths(error: unknown, jobDir: string): unknown {
 function asHttpError(error: unknown, context: string): Error {
   if (error instanceof HttpError) return error;
   if (error instanceof StoppedError) return new HttpError(503, 'unavailable', 'The service is stopping; try again when it is back.');
+  // The service has no --lenient: a reader's advice to pass it is the CLI's, not the service's.
+  const reason = (message: string | undefined) => (message ?? '').replace(/ or pass --lenient to [^;.]*/, '');
   if (error instanceof TaskError) {
-    return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${error.message}`) : error;
+    return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${reason(error.message)}`) : error;
   }
   const e = error as { exitCode?: number; message?: string };
-  if (e && e.exitCode === 2) return new HttpError(422, 'invalid_value', `${context}: ${e.message}`);
+  if (e && e.exitCode === 2) return new HttpError(422, 'invalid_value', `${context}: ${reason(e.message)}`);
   return error as Error;
 }

@@ -37,7 +37,7 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     for (const [column, field] of Object.entries(pins)) {
       // Seed: a column absent from the mapping is unmapped; the job file says so with null.
       if (field === null) delete mapping[column];
-      else mapping[column] = { field };
+      else put(mapping, column, { field });
     }
     if (!config.allowColumnCombining) {
       // A field the job file pins to a column is that column's alone: a suggestion that maps
@@ -59,16 +59,16 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     if (c.method !== undefined) next.method = c.method;
     if (c.separator !== undefined) next.methodConfig = { ...(base.methodConfig ?? {}), separator: c.separator };
     if (c.order !== undefined) next.combiningOrder = [...c.order];
-    bodies.combining.columnsBeingCombined[field] = next;
+    put(bodies.combining.columnsBeingCombined, field, next);
   }
 
-  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) bodies.dataTypes.fieldDataTypes[field] = { dataType };
-  for (const [field, u] of Object.entries(config.units ?? {})) bodies.units.fieldUnitConversions[field] = { from: u.from, to: u.to };
+  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) put(bodies.dataTypes.fieldDataTypes, field, { dataType });
+  for (const [field, u] of Object.entries(config.units ?? {})) put(bodies.units.fieldUnitConversions, field, { from: u.from, to: u.to });
 
   for (const [field, m] of Object.entries(config.impute ?? {})) {
-    bodies.impute.imputeMethods[field] = m.method === 'fill'
+    put(bodies.impute.imputeMethods, field, m.method === 'fill'
       ? { imputeMethod: 'fill', imputeMethodConfig: { fillValue: m.value } }
-      : { imputeMethod: m.method };
+      : { imputeMethod: m.method });
   }
 
   if (config.pivot !== undefined) {
@@ -94,7 +94,8 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
       t.regexReplacement = orderedObject([...entriesInOrder(t.regexReplacement ?? {}), [field, rulesMap(rules)]]);
     }
     for (const [field, casing] of Object.entries(config.text.casing ?? {})) {
-      t.casing = { ...(t.casing ?? {}), [field]: casing };
+      t.casing = { ...(t.casing ?? {}) };
+      put(t.casing, field, casing);
     }
   }
   return bodies;
@@ -112,10 +113,11 @@ export function effectivePins(config: JobFileConfig, current: JobResources): Rec
 
 /** The resources whose desired body differs from the current one, in update order. */
 export function changedResources(current: Required<JobConfig>, desired: Required<JobConfig>): ResourceName[] {
-  return RESOURCE_ORDER.filter((name) => name === 'fields'
+  return RESOURCE_ORDER.filter((name) => {
     // allowColumnCombining cannot be read back: it matters only with the mapping it is sent with.
-    ? !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping)
-    : !sameValue(current[name], desired[name]));
+    if (name === 'fields') return !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping);
+    return !sameValue(current[name], desired[name]);
+  });
 }
 
 // ---- read bodies -> a job file's config (`import pull`) ----
@@ -128,9 +130,11 @@ export function configFromResources(current: JobResources): JobFileConfig {
   for (const columns of Object.values(current.fields.columnFieldMapping ?? {})) {
     for (const [column, m] of Object.entries(columns)) mapped.set(column, m.field);
   }
-  config.mapping = {};
-  for (const column of current.fields.inputColumns ?? []) config.mapping[column] = mapped.get(column) ?? null;
-  for (const [column, field] of mapped) if (!(column in config.mapping)) config.mapping[column] = field;
+  // Input columns first (unmapped ones as null), then mapped columns the input list lacks.
+  const pairs: [string, string | null][] = (current.fields.inputColumns ?? []).map((column) => [column, mapped.get(column) ?? null]);
+  const listed = new Set(current.fields.inputColumns ?? []);
+  for (const [column, field] of mapped) if (!listed.has(column)) pairs.push([column, field]);
+  config.mapping = orderedObject(pairs);
   const perField = new Map<string, number>();
   for (const field of mapped.values()) perField.set(field, (perField.get(field) ?? 0) + 1);
   if ([...perField.values()].some((n) => n > 1)) config.allowColumnCombining = true;
@@ -169,9 +173,22 @@ export function configFromResources(current: JobResources): JobFileConfig {
   if (Object.keys(text.regexReplacement ?? {}).length || Object.keys(text.casing ?? {}).length) {
     config.text = {};
     if (text.regexReplacement) {
-      config.text.regexReplacement = orderedObject(entriesInOrder(text.regexReplacement).map(([field, rules]) => [field, orderedObject(entriesInOrder(rules))] as const));
+      config.text.regexReplacement = orderedObject(entriesInOrder(text.regexReplacement).map(([field, rules]) => [field, new Map(entriesInOrder(rules))]));
     }
     if (text.casing) config.text.casing = orderedObject(entriesInOrder(text.casing));
   }
   return config;
+}
+
+/**
+ * A field's regular-expression rules as the wire body holds them: an object that remembers the
+ * written order (`stringifyJson` writes it in that order; `entriesInOrder` reads it back).
+ */
+function rulesBody(rules: Map<string, string>): Record<string, string> {
+  return orderedObject(rules);
+}
+
+/** Sets `key` as an own property, so user-named keys such as `__proto__` are kept like any other. */
+function put<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -140,3 +140,16 @@ function parseMultipart(headers: IncomingHttpHeaders, body: Buffer): Promise<Rec
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
   return { status, body, headers };
 }
+
+/** Makes `server` a recording proxy: every request is forwarded to `target` (a service root) and its answer returned. */
+export function forwardTo(server: RecordingServer, target: string): RecordingServer {
+  return server.fallback(async (req) => {
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'x-api-key']) {
+      const v = req.headers[name];
+      if (typeof v === 'string') headers[name] = v;
+    }
+    const r = await fetch(target + req.url, { method: req.method, headers, body: req.body.length ? new Uint8Array(req.body) : undefined });
+    return { status: r.status, headers: { 'content-type': r.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
+  });
+}

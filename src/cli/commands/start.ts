@@ -97,6 +97,8 @@ export async function start(opts: StartOptions, deps: Deps): Promise<void> {
   const progress = file ? startProgress(deps.io, `Uploading ${basename(file.path)}`, file.size) : undefined;
   const jobId = await client.start.send({ form, file, onProgress: progress ? (n) => progress.update(n) : undefined });
   progress?.finish();
+  // What was sent, for `import pull` (the service cannot return the start form).
+  await (await import('../job-record.js')).saveJobRecord(deps, jobId, form, file?.path);
   printJobId(deps, jobId);
 }
 

@@ -38,7 +38,7 @@ export function textUpdate(opts: TextUpdateOptions, deps: Deps): Promise<void> {
     flags: () => {
       const text: NonNullable<JobFileConfig['text']> = {};
       if (opts.casing.length) text.casing = Object.fromEntries(opts.casing.map((c) => [c.field, c.casing]));
-      if (replaced) text.regexReplacement = opts.replace;
+      if (replaced) text.regexReplacement = Object.fromEntries(Object.entries(opts.replace).map(([field, rules]) => [field, new Map(Object.entries(rules))]));
       return Object.keys(text).length ? { text } : {};
     },
   });
