@@ -121,7 +121,8 @@ export function serviceFacts(resources: JobResources, jobId: string, opts: { col
   if (!facts.fields) {
     const suggested = new Set<string>();
     for (const columns of Object.values(fields.columnFieldMapping ?? {})) for (const m of Object.values(columns)) suggested.add(m.field);
-    facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}` };
+    // A service that lists no fields and suggests no mapping tells nothing about fields: unchecked.
+    if (suggested.size > 0) facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}` };
   }
   const sheets = resources.sheet?.sheetSelection.sheets;
   if (sheets && sheets.length) facts.sheets = { names: sheets, from: `the workbook of ${from}` };

@@ -209,10 +209,13 @@ describe('writing job files', () => {
   });
 
   it('init says where a required field is left without a column, in words the gate stops on', async () => {
-    const r = await runCli(['init', join(ROOT, 'examples', 'review', 'signups.csv'), '--schema', join(ROOT, 'examples', 'review', 'schema.yaml')]);
+    // No column of this export looks like signed_up_at by name or by values.
+    const csv = join(dir, 'signups-notes.csv');
+    await writeFile(csv, 'Cust #,Contact,Notes,Plan,Spend (USD)\nC-1001,ann@example.com,called twice,pro,"1,200.00"\nC-1002,bob@example.com,no answer,free,0\n');
+    const r = await runCli(['init', csv, '--schema', join(ROOT, 'examples', 'review', 'schema.yaml')]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Joined: null # no field suggested');
-    expect(r.stdout).toContain('# required field signed_up_at has no column: map one to it here, e.g. "Joined: signed_up_at"; until then `import run` stops (exit 5)');
+    expect(r.stdout).toContain('Notes: null # no field suggested');
+    expect(r.stdout).toContain('# required field signed_up_at has no column: map one to it here, e.g. "Notes: signed_up_at"; until then `import run` stops (exit 5)');
   });
 });
 
