@@ -17,6 +17,7 @@ import { imputeMethodOf } from '../engine/steps/impute.js';
 import { casingOf } from '../engine/steps/text.js';
 import { dataTypeOf } from '../engine/steps/types.js';
 import { checkUnit } from '../engine/steps/units.js';
+import { NOT_LINEAR, runsInLinearTime } from '../engine/regex.js';
 import { invalidBody, invalidValue } from './http-error.js';
 
 type JsonObject = Record<string, unknown>;
@@ -383,6 +384,7 @@ export function checkTextUpdate(body: unknown, job: JobView): TextProcessingUpda
         } catch (e) {
           throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} does not compile (${(e as Error).message}).`);
         }
+        if (!runsInLinearTime(pattern)) throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} ${NOT_LINEAR}.`);
       }
       checkField(field, at, known);
     }

@@ -13,6 +13,7 @@ import type { JobFileProblem } from '../errors.js';
 import { referenceOffsets, substituteEnv } from './env.js';
 import { suggestKey } from './suggest-key.js';
 import type { JobFile, JobFileConfig, JobFileInput, Position } from './types.js';
+import { NOT_LINEAR, runsInLinearTime } from '../engine/regex.js';
 
 /** Checks a `from`/`to` pair of unit strings (the engine's `checkUnit`); returns why it is invalid, or undefined. */
 export type UnitChecker = (from: string, to: string) => string | undefined;
@@ -534,6 +535,10 @@ class Checker {
             new RegExp(rule.key, 'g');
           } catch (err) {
             this.error(rule.keyNode, `pattern "${rule.key}" in ${where} is not a valid JavaScript regular expression (${(err as Error).message}); fix or escape it.`);
+            continue;
+          }
+          if (!runsInLinearTime(rule.key)) {
+            this.error(rule.keyNode, `pattern "${rule.key}" in ${where} ${NOT_LINEAR}.`);
             continue;
           }
           const node = this.deref(rule.value);
