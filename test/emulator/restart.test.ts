@@ -41,7 +41,7 @@ describe('import serve as a process', () => {
   it('prints its URL on stdout, warns about the missing key, and exits 0 on SIGINT', async () => {
     const emu = await serve(join(work, 'sigint'));
     expect(emu.stdout()).toMatch(/^Listening on http:\/\/127\.0\.0\.1:\d+\n$/);
-    await emu.waitForStderr(/no --api-key given/);
+    await emu.waitForStderr(/no API key given/);
     expect((await fetch(`${emu.url}/healthz`).then((r) => r.json()) as any).executor).toBe('worker');
     emu.child.kill('SIGINT');
     expect(await emu.exited).toEqual({ code: 0, signal: null });
