@@ -28,6 +28,10 @@ export interface EmulatorOptions {
   scriptsDir?: string;
   /** Upload limit in bytes. */
   maxUpload?: number;
+  /** jsonData limit in bytes. */
+  maxJsonData?: number;
+  /** Hosts webhooks may go to (`--webhook-allow`). */
+  webhookAllow?: string[];
   /** Webhook retries (tests use short waits). */
   webhookRetry?: Partial<RetryPolicy>;
 }
@@ -73,6 +77,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     scriptsDir: opts.scriptsDir,
     apiKeys: opts.apiKeys,
     maxUpload: opts.maxUpload,
+    maxJsonData: opts.maxJsonData,
+    webhookAllow: opts.webhookAllow,
     webhookRetry: { baseDelayMs: 20, timeoutMs: 2000, ...opts.webhookRetry },
     log: (line) => { logs.push(line); },
   });
