@@ -138,7 +138,7 @@ class WorkerPool implements Executor {
     const pending = target.active.get(id);
     if (!pending) return;
     target.active.delete(id);
-    pending.reject(new TaskError(`it ran longer than this service's limit of ${formatMs(ms)} (--job-timeout) and was stopped`, 'timeout'));
+    pending.reject(new TaskError(`ran longer than this service's limit of ${formatMs(ms)} (--job-timeout) and was stopped`, 'timeout'));
     this.retire(target, new TaskError('its engine thread was stopped under it (another job on the thread ran past its time limit)', 'lost'));
     void target.worker.terminate();
   }
