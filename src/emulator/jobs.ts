@@ -306,7 +306,7 @@ export class JobService {
     }
     if (record.state === 'failed') {
       const error = record.error ?? { code: 'internal', message: 'the job failed' };
-      return { status: error.code === 'job_failed' ? 422 : 500, body: { error, jobId: record.jobId, status: 'failed' } };
+      return { status: error.code === 'job_failed' ? 422 : error.code === 'too_large' ? 413 : 500, body: { error, jobId: record.jobId, status: 'failed' } };
     }
     return { status: 200, body: { jobId: record.jobId, status: record.state } };
   }
@@ -389,7 +389,7 @@ export class JobService {
         return true;
       }
       const reason = kind === 'timeout' ? `The job ${message}; make it smaller, or start the service with a longer --job-timeout.` : message;
-      await this.fail(record, kind === 'internal' || kind === 'lost' ? 'internal' : 'job_failed', reason, started);
+      await this.fail(record, kind === 'internal' || kind === 'lost' ? 'internal' : kind === 'too_large' ? 'too_large' : 'job_failed', reason, started);
       return false;
     }
     record.state = 'succeeded';

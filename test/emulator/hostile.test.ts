@@ -191,7 +191,7 @@ describe('memory', () => {
     for (let i = 0; i < 300; i++) ids.push(await startJob(emu, { fields: { jsonData: `[{"n": ${i}}]` } }));
     const health = await fetch(`${emu.url}/healthz`).then((r) => r.json()) as any;
     expect(health.jobs).toBeGreaterThanOrEqual(300);
-    expect(health.recordsInMemory).toBeLessThanOrEqual(256);
+    expect(health.recordsInMemory).toBeLessThanOrEqual(64);
     // The first job left memory long ago: read from disk, updated and run like any other.
     const first = ids[0];
     expect((await call(emu, 'GET', `/fields/${first}`)).body.inputColumns).toEqual(['n']);
