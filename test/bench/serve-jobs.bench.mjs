@@ -5,11 +5,10 @@
 // jobs at most 200 MiB and at most 1.25x the anchor, whatever the number of jobs (with every record
 // kept in memory, ~29 KiB a job, 10,000 jobs would add some 280 MiB).
 // Needs the build: `npm run build && node test/bench/serve-jobs.bench.mjs` (or `npm run bench serve-jobs`).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, RSS_HOOK, line } from './lib.mjs';
+import { line, startServe } from './lib.mjs';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 10_000);
 const CLIENTS = 8;
@@ -19,17 +18,8 @@ const ANCHOR_JOBS = Math.min(1000, Math.ceil(JOBS / 10));
 const PREFIX = '/public/client-side/v1';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'import-serve-jobs-bench-'));
-const server = spawn(process.execPath, ['--import', RSS_HOOK, join(ROOT, 'bin', 'import.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
-  env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-});
-let serverErr = '';
-server.stderr.on('data', (d) => { serverErr += d; if (serverErr.length > 1e6) serverErr = serverErr.slice(-5e5); });
-const exited = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
-const url = await new Promise((ready, fail) => {
-  let out = '';
-  server.stdout.on('data', (d) => { out += d; const m = /Listening on (\S+)/.exec(out); if (m) ready(m[1]); });
-  void exited.then(() => fail(new Error(`serve exited: ${serverErr}`)));
-});
+const serve = await startServe(['--data-dir', dataDir]);
+const { url } = serve;
 const api = url + PREFIX;
 const rows = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ id: i, name: `Customer ${i}`, email: `c${i}@example.com`, amount: `${i * 3}.50`, country: i % 2 ? 'us' : 'fr' })));
 
@@ -70,9 +60,7 @@ async function client() {
 await Promise.all(Array.from({ length: CLIENTS }, client));
 const seconds = (Date.now() - started) / 1000;
 const end = await health();
-server.kill('SIGTERM');
-await exited;
-const peak = Number(/@@maxrss (\d+)/.exec(serverErr)?.[1] ?? NaN) / 1024;
+const peak = await serve.stop();
 rmSync(dataDir, { recursive: true, force: true });
 
 samples.sort((a, b) => a.jobs - b.jobs);
