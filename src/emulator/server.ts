@@ -48,6 +48,8 @@ export interface ServerOptions {
   maxUpload?: number;
   /** Largest jsonData form field, in bytes. */
   maxJsonData?: number;
+  /** Google Sheets links: the export base (default Google's) and the per-request timeout (default 30 s, as the CLI's). */
+  sheets?: { baseUrl?: string; timeoutMs?: number };
   webhookRetry?: Partial<RetryPolicy>;
   /** Hosts webhooks may go to (`host`, `*.domain`, `host:port`); empty: any. */
   webhookAllow?: string[];
@@ -112,6 +114,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     scripts: options.scriptsDir ? await scriptModules(options.scriptsDir) : new Map(),
     maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
     maxJsonData: options.maxJsonData ?? DEFAULT_MAX_JSON_DATA,
+    sheets: options.sheets ?? {},
     webhookRetry: { ...DEFAULT_RETRY, ...options.webhookRetry },
     webhooks: new WebhookPolicy(options.webhookAllow ?? []),
     jobTimeoutMs: options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,

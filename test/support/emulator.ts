@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   webhookAllow?: string[];
   /** Webhook retries (tests use short waits). */
   webhookRetry?: Partial<RetryPolicy>;
+  /** Google Sheets links: where they are exported from (a fake Google) and the timeout (in-process only). */
+  sheets?: { baseUrl?: string; timeoutMs?: number };
 }
 
 /** A running test service. */
@@ -79,6 +81,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     maxUpload: opts.maxUpload,
     maxJsonData: opts.maxJsonData,
     webhookAllow: opts.webhookAllow,
+    sheets: opts.sheets,
     webhookRetry: { baseDelayMs: 20, timeoutMs: 2000, ...opts.webhookRetry },
     log: (line) => { logs.push(line); },
   });

@@ -18,7 +18,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'),
   ]);
-  const input = await openJobInput(job);
+  const input = await openJobInput(job, deps);
   const format = job.options.outputFileType === 'excel' ? 'excel' : 'csv';
   const out = opts.out ? resolve(deps.cwd, opts.out) : defaultOutPath(job.path, format);
   const progress = startProgress(deps.io, 'Reading', input.size);

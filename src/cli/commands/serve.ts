@@ -47,7 +47,8 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
     const { loadSchemas } = await import('../../jobfile/schema-file.js');
     schemas = await loadSchemas(resolve(deps.cwd, opts.schema), deps.env);
   }
-  const { startServer, scriptModules } = await import('../../emulator/server.js');
+  const [{ startServer, scriptModules }, { sheetsBaseUrl }] = await Promise.all([import('../../emulator/server.js'), import('../../engine/read/google-sheet.js')]);
+  const sheets = { baseUrl: sheetsBaseUrl(deps.env), timeoutMs: deps.settings.timeoutMs };
   const scriptsDir = opts.scriptsDir ? resolve(deps.cwd, opts.scriptsDir) : undefined;
   if (scriptsDir) {
     try { await scriptModules(scriptsDir); } catch (e) {
@@ -65,6 +66,7 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
       apiKeys: opts.apiKeys,
       maxUpload: opts.maxUpload,
       maxJsonData: opts.maxJsonData,
+      sheets,
       webhookRetry: { attempts: opts.webhookAttempts, baseDelayMs: opts.webhookBackoffMs, timeoutMs: opts.webhookTimeoutMs },
       webhookAllow: opts.webhookAllow,
       jobTimeoutMs: opts.jobTimeoutMs,
