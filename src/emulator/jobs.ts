@@ -298,7 +298,7 @@ export class JobService {
     const request: RunRequest = checkRunBody(rawBody);
     if (request.webhookUrl !== undefined) this.checkWebhookTarget(request.webhookUrl, 'body.webhookUrl');
     await this.get(jobId);
-    const record = await this.lock(jobId, async (job) => {
+    const { job: record, done } = await this.lock(jobId, async (job) => {
       if (job.state !== 'started') {
         throw conflict(`Job ${jobId} ${job.state === 'running' ? 'is already running' : `has already run (${job.state})`}; a job runs once.`);
       }
@@ -319,9 +319,9 @@ export class JobService {
       job.state = 'running';
       job.run = { webhookUrl: request.webhookUrl, requestedAt: new Date().toISOString(), attempts: 0 };
       await this.o.store.save(job);
-      return job;
+      // Held from here on (before the lock lets go), so no other copy of the record is ever read.
+      return { job, done: this.execute(job) };
     });
-    const done = this.execute(record);
     if (!request.returnWhenComplete) return { status: 200, body: { jobId, status: 'running' } };
     await done;
     if (record.state === 'running') throw new HttpError(503, 'unavailable', `The service is stopping; job ${jobId} will run again when it restarts.`);
@@ -479,6 +479,16 @@ export class JobService {
   // ---- webhooks ----
 
   private async sendStartWebhook(record: JobRecord, url: string): Promise<void> {
+    // Held while the metadata is read, so updates meanwhile change this very record.
+    this.o.store.hold(record);
+    try {
+      await this.deliverStartWebhook(record, url);
+    } finally {
+      this.o.store.release(record.jobId);
+    }
+  }
+
+  private async deliverStartWebhook(record: JobRecord, url: string): Promise<void> {
     let body: unknown;
     try {
       // Metadata (row counts, unique ratios, missing rows) needs a read of the whole input: done
