@@ -26,12 +26,6 @@ export class UsageError extends ImportError {
   override readonly exitCode: number = EXIT.usage;
 }
 
-/**
- * Input over one of the engine's size limits (a CSV header line or a single field too long):
- * exit 2 in the CLI, 413 in `import serve`. The readers throw it; serve recognises it by class.
- */
-export class InputTooLargeError extends UsageError {}
-
 /** A job-file problem with a position; `location` is `file:line:col`. */
 export class JobFileError extends UsageError {
   constructor(readonly location: string, readonly detail: string, readonly problems: JobFileProblem[] = []) {

@@ -1,6 +1,7 @@
 /** The plain-data protocol of engine tasks (what executor.ts posts to a worker and gets back); no engine code here. */
 import type { JobConfig, JobResources, PipelineSchema, RunWebhookBody } from '../contract/index.js';
-import { ImportError, InputTooLargeError, UsageError } from '../errors.js';
+import { ImportError, UsageError } from '../errors.js';
+import { InputLimitError } from '../engine/read/limits.js';
 import type { StartMetadata } from '../engine/metadata.js';
 import type { Report } from '../engine/types.js';
 import type { ColumnTypes } from './updates.js';
@@ -68,7 +69,7 @@ export class TaskError extends Error {
 /** A thrown value as plain data. */
 export function toFailure(error: unknown): TaskFailure {
   if (error instanceof TaskError) return { message: error.message, kind: error.kind };
-  const kind: FailureKind = error instanceof InputTooLargeError ? 'too_large'
+  const kind: FailureKind = error instanceof InputLimitError ? 'too_large'
     : error instanceof UsageError || (error instanceof ImportError && error.exitCode === 2) ? 'usage' : 'internal';
   const message = error instanceof Error ? error.message : String(error);
   return { message, kind, stack: error instanceof Error ? error.stack : undefined };
