@@ -8,6 +8,7 @@ import {
   type AggregationMethod, type Casing, type CombiningMethod, type DataType, type OutputFileType, type RowDroppingMethod,
 } from '../contract/index.js';
 import { UsageError } from '../errors.js';
+import { NOT_LINEAR, runsInLinearTime } from '../engine/regex.js';
 
 /** `--map <column>=<field>`: split at the last `=`, since column names may contain `=` but field names do not. */
 export function parseMap(value: string): { column: string; field: string } {
@@ -196,7 +197,10 @@ export function parseJobId(value: string): string {
   return value;
 }
 
-/** Checks that a regular expression compiles (JavaScript dialect; seed: the dialect is not shown). */
+/**
+ * Checks that a regular expression compiles (JavaScript dialect; seed: the dialect is not shown)
+ * and that the engine can run it in linear time (engine/regex.ts).
+ */
 export function checkRegex(pattern: string, where: string): void {
   try {
     new RegExp(pattern);
@@ -204,6 +208,7 @@ export function checkRegex(pattern: string, where: string): void {
     const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
     throw new UsageError(`${where}: the regular expression "${pattern}" does not compile (${reason}); fix or escape it.`);
   }
+  if (!runsInLinearTime(pattern)) throw new UsageError(`${where}: the regular expression "${pattern}" ${NOT_LINEAR}.`);
 }
 
 /** Commander helper: collects a repeatable option's values. */

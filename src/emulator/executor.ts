@@ -14,8 +14,12 @@ import { TaskError, toFailure, type Task, type TaskFailure, type TaskResult } fr
 export interface Executor {
   /** `worker` (a thread pool) or `inline` (the calling thread). */
   readonly mode: 'worker' | 'inline';
-  /** Performs a task; rejects with a TaskError when it fails, or a StoppedError once closed. */
-  perform(task: Task): Promise<TaskResult>;
+  /**
+   * Performs a task; rejects with a TaskError when it fails, or a StoppedError once closed. With
+   * `timeoutMs`, a task still running then is stopped (its thread ends) and rejects with kind
+   * `timeout` (worker mode only: work in the calling thread cannot be stopped).
+   */
+  perform(task: Task, options?: { timeoutMs?: number }): Promise<TaskResult>;
   /** Stops every worker; tasks in flight reject with StoppedError. */
   close(): Promise<void>;
 }
@@ -83,7 +87,7 @@ class InlineExecutor implements Executor {
       return await performTask(task);
     } catch (e) {
       const failure = toFailure(e);
-      throw new TaskError(failure.message, failure.isUsage);
+      throw new TaskError(failure.message, failure.kind);
     }
   }
 
@@ -109,14 +113,42 @@ class WorkerPool implements Executor {
 
   constructor(private readonly script: string, private readonly threads: number, private readonly memoryMb: number) {}
 
-  perform(task: Task): Promise<TaskResult> {
+  perform(task: Task, options: { timeoutMs?: number } = {}): Promise<TaskResult> {
     if (this.closed) return Promise.reject(new StoppedError());
     const target = this.pick();
     const id = this.nextId++;
     return new Promise<TaskResult>((resolve, reject) => {
-      target.active.set(id, { resolve, reject });
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => { if (timer) clearTimeout(timer); };
+      target.active.set(id, { resolve: (r) => { done(); resolve(r); }, reject: (e) => { done(); reject(e); } });
       target.worker.postMessage({ id, task });
+      const ms = options.timeoutMs;
+      if (ms && ms > 0) {
+        timer = setTimeout(() => this.expire(target, id, ms), ms);
+        timer.unref();
+      }
     });
+  }
+
+  /**
+   * A task over its time: it cannot be stopped inside its thread (a regular expression or a
+   * script may never yield), so the thread ends; the other tasks it held fail as `lost`.
+   */
+  private expire(target: PoolWorker, id: number, ms: number): void {
+    const pending = target.active.get(id);
+    if (!pending) return;
+    target.active.delete(id);
+    pending.reject(new TaskError(`ran longer than this service's limit of ${formatMs(ms)} (--job-timeout) and was stopped`, 'timeout'));
+    this.retire(target, new TaskError('its engine thread was stopped under it (another job on the thread ran past its time limit)', 'lost'));
+    void target.worker.terminate();
+  }
+
+  /** Takes a worker out of the pool and fails the tasks it held. */
+  private retire(entry: PoolWorker, error: Error): void {
+    const index = this.workers.indexOf(entry);
+    if (index >= 0) this.workers.splice(index, 1);
+    for (const pending of entry.active.values()) pending.reject(this.closed ? new StoppedError() : error);
+    entry.active.clear();
   }
 
   private pick(): PoolWorker {
@@ -135,19 +167,14 @@ class WorkerPool implements Executor {
       if (!pending) return;
       entry.active.delete(reply.id);
       if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(new TaskError(reply.failure.message, reply.failure.isUsage));
+      else pending.reject(new TaskError(reply.failure.message, reply.failure.kind));
     });
-    const fail = (error: Error) => {
-      // A crashed worker (out of memory, a bug) fails its tasks, not the service.
-      const index = this.workers.indexOf(entry);
-      if (index >= 0) this.workers.splice(index, 1);
-      for (const pending of entry.active.values()) pending.reject(this.closed ? new StoppedError() : error);
-      entry.active.clear();
-    };
+    // A crashed worker (out of memory, a bug) fails its tasks, not the service; they may run again.
+    const fail = (error: Error) => this.retire(entry, error);
     worker.on('error', (error: Error & { code?: string }) => fail(new TaskError(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
       ? `the job needs more memory than an engine worker may use (${this.memoryMb} MiB); start the service with a larger --worker-memory`
-      : `the engine worker failed: ${error.message}`, false)));
-    worker.on('exit', (code) => fail(new TaskError(`the engine worker exited (code ${code})`, false)));
+      : `the engine worker failed: ${error.message}`, 'lost')));
+    worker.on('exit', (code) => fail(new TaskError(`the engine worker exited (code ${code})`, 'lost')));
     this.workers.push(entry);
     return entry;
   }
@@ -161,4 +188,12 @@ class WorkerPool implements Executor {
     }
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
+}
+
+/** A duration as people write it: `90 s`, `30 min`, `1.5 h`. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 6000) / 10} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
 }

@@ -8,9 +8,9 @@
  * (worker threads), webhooks are sent in the background.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { JobConfig, JobResources, PipelineSchema, RunRequest, StartResponse } from '../contract/index.js';
 import { startWebhookBody } from '../engine/metadata.js';
 import { stringifyJson } from '../contract/json.js';
@@ -20,6 +20,7 @@ import { StoppedError, type Executor } from './executor.js';
 import { ImportError, UsageError } from '../errors.js';
 import { conflict, HttpError, invalidBody, invalidValue, jobNotFound, tooLarge } from './http-error.js';
 import { readStartForm } from './multipart.js';
+import { checkDestinationFileName } from './names.js';
 import type { JobRecord, JobStore, WebhookRecord } from './store.js';
 import { TaskError, type RunTaskResult, type SetupSpec, type SuggestResult } from './task-protocol.js';
 import {
@@ -29,7 +30,7 @@ import {
   checkCombiningUpdate, checkDataTypesUpdate, checkFieldsUpdate, checkImputeUpdate, checkPivotUpdate, checkRowDroppingUpdate,
   checkRunBody, checkSheetUpdate, checkStartFields, checkTextUpdate, checkUnitsUpdate, type JobView, type StartFields,
 } from './validate-bodies.js';
-import { deliverWebhook, redactUrl, type RetryPolicy } from './webhooks.js';
+import { deliverWebhook, redactUrl, type RetryPolicy, type WebhookPolicy } from './webhooks.js';
 
 /** A configuration resource, by its JobResources member name. */
 export type ResourceName = keyof JobResources;
@@ -45,9 +46,15 @@ export interface JobServiceOptions {
   /** Script id -> absolute path of its ES module (from --scripts). */
   scripts: Map<string, string>;
   maxUpload: number;
+  /** Largest jsonData form field, in bytes (413 beyond). */
+  maxJsonData: number;
   /** Where Google Sheets links are exported from (IMPORT_SHEETS_BASE_URL; Google's by default) and the per-request timeout for it. */
   sheets: { baseUrl?: string; timeoutMs?: number };
   webhookRetry: RetryPolicy;
+  /** Which webhook targets are allowed. */
+  webhooks: WebhookPolicy;
+  /** Longest a job's engine work may take (its run; reading its input at start); 0: no limit. */
+  jobTimeoutMs: number;
   /** Most runs processed at once; more wait their turn (still `running`). */
   maxConcurrentRuns: number;
   log: (line: string) => void;
@@ -55,6 +62,13 @@ export interface JobServiceOptions {
 
 /** A `run` answer: HTTP status and body. */
 export interface RunAnswer { status: number; body: Record<string, unknown> }
+
+/**
+ * Times a job may begin running: a run interrupted by a stop or a crash of the service runs again
+ * at the next start, and a run whose engine thread was lost under it runs again at once, up to
+ * this many attempts in all; then it is `failed`, so a job that crashes the service cannot do so forever.
+ */
+export const MAX_RUN_ATTEMPTS = 3;
 
 /** A new job id: `job_` and 16 random URL-safe characters. */
 export function newJobId(): string {
@@ -82,13 +96,16 @@ export class JobService {
   private readonly waiting: (() => void)[] = [];
   private activeRuns = 0;
   private isStopping = false;
+  /** Jobs in state `running` (waiting for a turn included). */
+  private readonly running = new Set<string>();
+  /** Output file name -> the running job writing it: two runs never write one file at once. */
+  private readonly outputs = new Map<string, string>();
 
   constructor(private readonly o: JobServiceOptions) {}
 
-  /** Jobs known, and jobs running now. */
-  counts(): { jobs: number; running: number } {
-    const all = this.o.store.all();
-    return { jobs: all.length, running: all.filter((j) => j.state === 'running').length };
+  /** Jobs known, jobs running now, and job records held in memory. */
+  counts(): { jobs: number; running: number; recordsInMemory: number } {
+    return { jobs: this.o.store.count(), running: this.running.size, recordsInMemory: this.o.store.cached() };
   }
 
   // ---- start ----
@@ -101,20 +118,20 @@ export class JobService {
     await mkdir(inputDir, { recursive: true });
     let record: JobRecord;
     try {
-      const upload = await readStartForm(req, inputDir, { maxUpload: this.o.maxUpload });
+      const upload = await readStartForm(req, inputDir, { maxUpload: this.o.maxUpload, maxJsonData: this.o.maxJsonData });
       const form = checkStartFields(upload.fields);
-      checkDataInput(form, Boolean(upload.file));
+      checkDataInput(form, Boolean(upload.file), Boolean(upload.jsonData));
+      if (form.destinationFileName !== undefined) checkDestinationFileName(form.destinationFileName);
+      if (form.webhookUrl !== undefined) this.checkWebhookTarget(form.webhookUrl, 'The start form field webhookUrl');
       let input: JobRecord['input'];
       if (upload.file) {
         input = { path: relative(store.dataDir, upload.file.path), name: upload.file.fileName, kind: 'file', size: upload.file.size };
       } else if (form.gsUrl !== undefined) {
         input = await this.fetchSheet(form.gsUrl, form.gsSheetName as string, inputDir);
       } else {
-        // Inline rows are stored as a JSON file, read like any JSON input; their metadata key is `jsonData`.
-        const path = join(inputDir, 'jsonData.json');
-        const text = stringifyJson(form.jsonData);
-        await writeFile(path, text);
-        input = { path: relative(store.dataDir, path), name: 'jsonData', kind: 'jsonData', size: Buffer.byteLength(text) };
+        // Inline rows, stored as sent (jsonData.json), are read like any JSON input; their metadata key is `jsonData`.
+        const json = upload.jsonData as NonNullable<typeof upload.jsonData>;
+        input = { path: relative(store.dataDir, json.path), name: 'jsonData', kind: 'jsonData', size: json.size };
       }
       const localScripts: Record<string, string> = {};
       for (const id of form.scripts?.preColumnMapping ?? []) {
@@ -137,13 +154,22 @@ export class JobService {
         resources: undefined as unknown as JobResources, suggested: undefined as unknown as JobResources,
         allowColumnCombining: false, columnTypes: null, webhooks: [],
       };
-      const chosen = await this.choosePipeline(base);
+      let chosen;
+      try {
+        chosen = await this.choosePipeline(base);
+      } catch (e) {
+        // Inline rows the reader refuses (not JSON, not an array of objects) are a malformed form field.
+        if (input.kind === 'jsonData' && e instanceof TaskError && e.kind === 'usage') {
+          throw invalidBody(`The start form field jsonData must be a JSON array of row objects, e.g. [{"id": 1, "name": "Ann"}]: ${scrubbed(e, store.jobDir(jobId))}`);
+        }
+        throw e;
+      }
       record = {
         ...base, pipelineId: chosen.pipelineId, schema: chosen.schema,
         resources: structuredClone(chosen.suggestion.resources), suggested: chosen.suggestion.resources,
         columnTypes: chosen.suggestion.columnTypes,
       };
-      await store.save(record);
+      await store.save(record, true);
     } catch (e) {
       await rm(store.jobDir(jobId), { recursive: true, force: true }).catch(() => {});
       throw asHttpError(scrubPaths(e, store.jobDir(jobId)), 'The job cannot start');
@@ -199,7 +225,7 @@ export class JobService {
   }
 
   private async suggest(setup: SetupSpec): Promise<SuggestResult> {
-    const result = await this.o.executor.perform({ kind: 'suggest', setup });
+    const result = await this.o.executor.perform({ kind: 'suggest', setup }, { timeoutMs: this.o.jobTimeoutMs });
     if (result.kind !== 'suggest') throw new Error('unexpected task result');
     return result;
   }
@@ -222,18 +248,14 @@ export class JobService {
   // ---- reads and updates ----
 
   /** A GET body: the resource's current read body. */
-  read(jobId: string, resource: ResourceName): unknown {
-    const record = this.get(jobId);
-    // Seed: getSelectedSheet is for workbook inputs; for other inputs we answer `sheetSelection: null`.
-    if (resource === 'sheet') return { sheetSelection: record.resources.sheet?.sheetSelection ?? null };
-    return record.resources[resource];
+  async read(jobId: string, resource: ResourceName): Promise<unknown> {
+    return readBody(await this.get(jobId), resource);
   }
 
   /** An update: checks the body, replaces the resource, answers its new read body. */
   async update(jobId: string, resource: UpdatableResource, body: unknown): Promise<unknown> {
-    this.get(jobId);
-    return this.lock(jobId, async () => {
-      const record = this.get(jobId);
+    await this.get(jobId);
+    return this.lock(jobId, async (record) => {
       if (record.state !== 'started') {
         throw conflict(`Job ${jobId} has ${record.state === 'running' ? 'begun running' : 'already run'}; its configuration can no longer change.`);
       }
@@ -246,7 +268,7 @@ export class JobService {
         record.allowColumnCombining = next.allowColumnCombining;
       }
       await this.o.store.save(record);
-      return this.read(jobId, resource);
+      return readBody(record, resource);
     });
   }
 
@@ -275,9 +297,9 @@ export class JobService {
   /** `run`: validates the configuration, begins processing; with returnWhenComplete, answers when the output is written. */
   async run(jobId: string, rawBody: unknown): Promise<RunAnswer> {
     const request: RunRequest = checkRunBody(rawBody);
-    this.get(jobId);
-    const record = await this.lock(jobId, async () => {
-      const job = this.get(jobId);
+    if (request.webhookUrl !== undefined) this.checkWebhookTarget(request.webhookUrl, 'body.webhookUrl');
+    await this.get(jobId);
+    const { job: record, done } = await this.lock(jobId, async (job) => {
       if (job.state !== 'started') {
         throw conflict(`Job ${jobId} ${job.state === 'running' ? 'is already running' : `has already run (${job.state})`}; a job runs once.`);
       }
@@ -288,12 +310,19 @@ export class JobService {
         throw asHttpError(e, 'The configuration is invalid');
       }
       for (const w of warnings) this.o.log(`job ${jobId}: ${w}`);
+      // Two runs never write one output: the second is refused while the first runs (a later run
+      // replaces the file, as a named destination does).
+      const output = outputFileName(job);
+      const holder = this.outputs.get(output);
+      if (holder !== undefined && holder !== jobId) {
+        throw conflict(`Job ${holder} is writing ${output} now (destinationFileName); run this job when it has finished, or start it with another destinationFileName.`);
+      }
       job.state = 'running';
       job.run = { webhookUrl: request.webhookUrl, requestedAt: new Date().toISOString(), attempts: 0 };
       await this.o.store.save(job);
-      return job;
+      // Held from here on (before the lock lets go), so no other copy of the record is ever read.
+      return { job, done: this.execute(job) };
     });
-    const done = this.execute(record);
     if (!request.returnWhenComplete) return { status: 200, body: { jobId, status: 'running' } };
     await done;
     if (record.state === 'running') throw new HttpError(503, 'unavailable', `The service is stopping; job ${jobId} will run again when it restarts.`);
@@ -308,14 +337,14 @@ export class JobService {
     }
     if (record.state === 'failed') {
       const error = record.error ?? { code: 'internal', message: 'the job failed' };
-      return { status: error.code === 'job_failed' ? 422 : 500, body: { error, jobId: record.jobId, status: 'failed' } };
+      return { status: error.code === 'job_failed' ? 422 : error.code === 'too_large' ? 413 : 500, body: { error, jobId: record.jobId, status: 'failed' } };
     }
     return { status: 200, body: { jobId: record.jobId, status: record.state } };
   }
 
   /** A job's status for the local status endpoint (not in the seed). */
-  status(jobId: string): Record<string, unknown> {
-    const r = this.get(jobId);
+  async status(jobId: string): Promise<Record<string, unknown>> {
+    const r = await this.get(jobId);
     return {
       jobId: r.jobId, status: r.state, jobName: r.form.jobName ?? null, pipelineId: r.pipelineId, createdAt: r.createdAt, updatedAt: r.updatedAt,
       input: { name: r.input.name, size: r.input.size }, result: r.result ?? null, error: r.error ?? null, webhooks: r.webhooks,
@@ -332,46 +361,67 @@ export class JobService {
 
   /** Processes a running job to its end; resolves when it is recorded (never rejects). */
   private execute(record: JobRecord): Promise<void> {
+    // Held in memory, and its output name claimed, from now until it has finished.
+    this.o.store.hold(record);
+    this.running.add(record.jobId);
+    this.outputs.set(outputFileName(record), record.jobId);
     return this.background((async () => {
-      await this.acquireRun();
       try {
-        await this.process(record);
+        for (;;) {
+          await this.acquireRun();
+          let again: boolean;
+          try {
+            again = await this.process(record);
+          } finally {
+            this.releaseRun();
+          }
+          if (!again) break;
+        }
       } finally {
-        this.releaseRun();
+        if (record.state !== 'running') this.running.delete(record.jobId);
+        if (this.outputs.get(outputFileName(record)) === record.jobId) this.outputs.delete(outputFileName(record));
+        this.o.store.release(record.jobId);
       }
     })());
   }
 
-  private async process(record: JobRecord): Promise<void> {
+  /** One attempt at a run; true when it is to be tried again (its engine thread was lost under it). */
+  private async process(record: JobRecord): Promise<boolean> {
     const { store, executor, log } = this.o;
-    if (this.isStopping || !record.run) return;
+    if (this.isStopping || !record.run) return false;
     const format = record.form.outputFileType;
-    const fileName = record.form.destinationFileName ?? `${record.jobId}.${format === 'excel' ? 'xlsx' : 'csv'}`;
     // The engine writes beside the final name and renames when whole (write/atomic.ts): a crash
     // never leaves half an output under this name.
+    const fileName = outputFileName(record);
     const finalPath = join(store.outputDir(), fileName);
+    if (record.run.attempts >= MAX_RUN_ATTEMPTS) {
+      await this.fail(record, 'job_failed', `The job was interrupted ${record.run.attempts} times while it ran (the service stopped or crashed, or its engine thread was lost); it is not run again. Start it again, with a smaller input or fewer rules if it is large.`, Date.now());
+      return false;
+    }
     record.run.attempts += 1;
     await store.save(record).catch(() => {});
     const started = Date.now();
-    log(`job ${record.jobId}: running (attempt ${record.run.attempts})`);
+    log(`job ${record.jobId}: running (attempt ${record.run.attempts} of at most ${MAX_RUN_ATTEMPTS})`);
     let result: RunTaskResult;
     try {
       const out = await executor.perform({
         kind: 'run', setup: this.setupOf(record), bodies: this.bodiesOf(record),
         output: { path: finalPath, format }, collectDataTable: Boolean(record.run.webhookUrl),
-      });
+      }, { timeoutMs: this.o.jobTimeoutMs });
       if (out.kind !== 'run') throw new Error('unexpected task result');
       result = out;
     } catch (e) {
       // Stopping: the job stays `running` and is run again when the service restarts.
-      if (e instanceof StoppedError || this.isStopping) return;
-      const isUsage = e instanceof TaskError && e.isUsage;
-      record.state = 'failed';
-      record.error = { code: isUsage ? 'job_failed' : 'internal', message: (scrubPaths(e, store.jobDir(record.jobId)) as Error).message };
-      record.run.finishedAt = new Date().toISOString();
-      log(`job ${record.jobId}: failed after ${Date.now() - started} ms: ${record.error.message}`);
-      await store.save(record).catch((err) => log(`job ${record.jobId}: cannot store its state: ${(err as Error).message}`));
-      return;
+      if (e instanceof StoppedError || this.isStopping) return false;
+      const kind = e instanceof TaskError ? e.kind : 'internal';
+      const message = scrubbed(e, store.jobDir(record.jobId));
+      if (kind === 'lost' && record.run.attempts < MAX_RUN_ATTEMPTS) {
+        log(`job ${record.jobId}: attempt ${record.run.attempts} ended: ${message}; running it again`);
+        return true;
+      }
+      const reason = kind === 'timeout' ? `The job ${message}; make it smaller, or start the service with a longer --job-timeout.` : message;
+      await this.fail(record, kind === 'internal' || kind === 'lost' ? 'internal' : kind === 'too_large' ? 'too_large' : 'job_failed', reason, started);
+      return false;
     }
     record.state = 'succeeded';
     record.run.finishedAt = new Date().toISOString();
@@ -384,6 +434,16 @@ export class JobService {
     if (record.run.webhookUrl && result.runWebhook) {
       this.background(this.sendWebhook(record, 'run', record.run.webhookUrl, { jobId: record.jobId, ...result.runWebhook }));
     }
+    return false;
+  }
+
+  /** Ends a run as `failed` with a reason, and stores it. */
+  private async fail(record: JobRecord, code: string, message: string, started: number): Promise<void> {
+    record.state = 'failed';
+    record.error = { code, message };
+    if (record.run) record.run.finishedAt = new Date().toISOString();
+    this.o.log(`job ${record.jobId}: failed after ${Date.now() - started} ms: ${message}`);
+    await this.o.store.save(record).catch((err) => this.o.log(`job ${record.jobId}: cannot store its state: ${(err as Error).message}`));
   }
 
   private acquireRun(): Promise<void> {
@@ -396,26 +456,48 @@ export class JobService {
     this.waiting.shift()?.();
   }
 
-  /** Runs again every job a stop or crash interrupted (state `running` at start-up). */
-  resumeInterrupted(): string[] {
+  /**
+   * Runs again every job a stop or crash interrupted (state `running` at start-up), each within
+   * MAX_RUN_ATTEMPTS: one that has had them all is `failed` instead.
+   */
+  resumeInterrupted(records: JobRecord[]): string[] {
     const ids: string[] = [];
-    for (const record of this.o.store.all()) {
-      if (record.state !== 'running') continue;
+    for (const record of records) {
       ids.push(record.jobId);
-      this.o.log(`job ${record.jobId}: was running when the service stopped; running it again`);
+      const attempts = record.run?.attempts ?? 0;
+      this.o.log(`job ${record.jobId}: was running when the service stopped; ${attempts >= MAX_RUN_ATTEMPTS ? `not run again after ${attempts} attempts` : 'running it again'}`);
       void this.execute(record);
     }
     return ids;
   }
 
+  /** Refuses (422) a webhook URL this service does not send to. */
+  private checkWebhookTarget(url: string, at: string): void {
+    const problem = this.o.webhooks.problem(url);
+    if (problem) throw invalidValue(`${at} ${problem}.`);
+  }
+
   // ---- webhooks ----
 
   private async sendStartWebhook(record: JobRecord, url: string): Promise<void> {
+    // Held while the metadata is read, so updates meanwhile change this very record.
+    this.o.store.hold(record);
+    try {
+      await this.deliverStartWebhook(record, url);
+    } finally {
+      this.o.store.release(record.jobId);
+    }
+  }
+
+  private async deliverStartWebhook(record: JobRecord, url: string): Promise<void> {
     let body: unknown;
     try {
       // Metadata (row counts, unique ratios, missing rows) needs a read of the whole input: done
       // here, after `start` has answered, so a large upload's start stays fast.
-      const analysis = await this.o.executor.perform({ kind: 'analyze', setup: this.setupOf(record, { sheet: record.suggested.sheet?.sheetSelection.selected ?? null }) });
+      const analysis = await this.o.executor.perform(
+        { kind: 'analyze', setup: this.setupOf(record, { sheet: record.suggested.sheet?.sheetSelection.selected ?? null }) },
+        { timeoutMs: this.o.jobTimeoutMs },
+      );
       if (analysis.kind !== 'analyze') throw new Error('unexpected task result');
       body = startWebhookBody(record.jobId, record.suggested, analysis.metadata);
     } catch (e) {
@@ -430,28 +512,42 @@ export class JobService {
 
   private async sendWebhook(record: JobRecord, event: 'start' | 'run', url: string, body: unknown): Promise<void> {
     const entry: WebhookRecord = { event, url: redactUrl(url), status: 'pending', attempts: 0, at: new Date().toISOString() };
-    record.webhooks.push(entry);
-    const outcome = await deliverWebhook(
-      { event, jobId: record.jobId, url, body }, this.o.webhookRetry, this.o.log, this.stopController.signal,
-      (attempt, error) => { entry.attempts = attempt; entry.lastError = error; },
-    );
-    entry.status = outcome.delivered ? 'delivered' : this.isStopping ? 'pending' : 'failed';
-    entry.at = new Date().toISOString();
-    await this.o.store.save(record).catch(() => {});
+    // The record stays in memory while its delivery is recorded on it.
+    this.o.store.hold(record);
+    try {
+      record.webhooks.push(entry);
+      const outcome = await deliverWebhook(
+        { event, jobId: record.jobId, url, body }, this.o.webhookRetry, this.o.log, this.stopController.signal,
+        (attempt, error) => { entry.attempts = attempt; entry.lastError = error; },
+      );
+      entry.status = outcome.delivered ? 'delivered' : this.isStopping ? 'pending' : 'failed';
+      entry.at = new Date().toISOString();
+      await this.o.store.save(record).catch(() => {});
+    } finally {
+      this.o.store.release(record.jobId);
+    }
   }
 
   // ---- plumbing ----
 
-  private get(jobId: string): JobRecord {
-    const record = this.o.store.get(jobId);
+  private async get(jobId: string): Promise<JobRecord> {
+    const record = await this.o.store.get(jobId);
     if (!record) throw jobNotFound(jobId);
     return record;
   }
 
-  /** Runs `fn` after every earlier call on the same job has finished. */
-  private lock<T>(jobId: string, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` on the job, held in memory, after every earlier call on the same job has finished. */
+  private lock<T>(jobId: string, fn: (record: JobRecord) => Promise<T>): Promise<T> {
     const previous = this.locks.get(jobId) ?? Promise.resolve();
-    const next = previous.then(fn);
+    const next = previous.then(async () => {
+      const record = await this.get(jobId);
+      this.o.store.hold(record);
+      try {
+        return await fn(record);
+      } finally {
+        this.o.store.release(jobId);
+      }
+    });
     const settled = next.catch(() => {});
     this.locks.set(jobId, settled);
     void settled.then(() => { if (this.locks.get(jobId) === settled) this.locks.delete(jobId); });
@@ -483,11 +579,23 @@ function configState(record: JobRecord): ConfigState {
   return { resources: record.resources, suggested: record.suggested, allowColumnCombining: record.allowColumnCombining, columnTypes: record.columnTypes };
 }
 
+/** A GET body of a record. */
+function readBody(record: JobRecord, resource: ResourceName): unknown {
+  // Seed: getSelectedSheet is for workbook inputs; for other inputs we answer `sheetSelection: null`.
+  if (resource === 'sheet') return { sheetSelection: record.resources.sheet?.sheetSelection ?? null };
+  return record.resources[resource];
+}
+
+/** The file a job's run writes in the output folder: destinationFileName, else `<jobId>.csv|.xlsx`. */
+function outputFileName(record: JobRecord): string {
+  return record.form.destinationFileName ?? `${record.jobId}.${record.form.outputFileType === 'excel' ? 'xlsx' : 'csv'}`;
+}
+
 /** Seed rules: exactly one data input; gsSheetName whenever gsUrl is given. */
-function checkDataInput(form: StartFields, hasFile: boolean): void {
+function checkDataInput(form: StartFields, hasFile: boolean, hasJsonData: boolean): void {
   if (form.gsSheetName !== undefined && form.gsUrl === undefined) throw invalidBody('gsSheetName was given without gsUrl; send both, or neither.');
   if (form.gsUrl !== undefined && form.gsSheetName === undefined) throw invalidBody('gsUrl needs gsSheetName (the sheet to read within the spreadsheet).');
-  const given = [hasFile && 'files', form.gsUrl !== undefined && 'gsUrl', form.jsonData !== undefined && 'jsonData'].filter(Boolean);
+  const given = [hasFile && 'files', form.gsUrl !== undefined && 'gsUrl', hasJsonData && 'jsonData'].filter(Boolean);
   if (given.length === 0) throw invalidBody('The start form has no data input; send exactly one of: a file part "files", gsUrl with gsSheetName, or jsonData.');
   if (given.length > 1) throw invalidBody(`The start form has ${given.length} data inputs (${given.join(', ')}); send exactly one.`);
 }
@@ -504,20 +612,30 @@ function coverage(resources: JobResources): { share: number; mapped: number; con
   return { share: expected.length ? covered.length / expected.length : 0, mapped: covered.length, confidence };
 }
 
-/** The error with the job folder's paths in its message shortened to file names (the client knows its file by name). */
+/** The error with the job folder's paths in its message shortened to file names (the client knows its file by name), other data-dir paths made relative. */
 function scrubPaths(error: unknown, jobDir: string): unknown {
-  if (!(error instanceof Error) || !error.message.includes(jobDir)) return error;
-  error.message = error.message.split(`${jobDir}/input/`).join('').split(`${jobDir}/`).join('');
+  const dataDir = dirname(dirname(jobDir));
+  if (!(error instanceof Error) || !error.message.includes(dataDir)) return error;
+  // The data dir's other paths (outputs) as data-dir-relative: a client never sees a server path.
+  error.message = error.message.split(`${jobDir}/input/`).join('').split(`${jobDir}/`).join('').split(`${dataDir}/`).join('').split(dataDir).join('<data-dir>');
   return error;
 }
 
-/** An error as an HttpError: the engine's usage errors are 422 with its reason. */
+/** The message of an error, with the job folder's paths shortened. */
+function scrubbed(error: unknown, jobDir: string): string {
+  return (scrubPaths(error, jobDir) as Error)?.message ?? String(error);
+}
+
+/** An error as an HttpError: the engine's usage errors are 422 with its reason, inputs over a limit 413. */
 function asHttpError(error: unknown, context: string): Error {
   if (error instanceof HttpError) return error;
   if (error instanceof StoppedError) return new HttpError(503, 'unavailable', 'The service is stopping; try again when it is back.');
   // The service has no --lenient: a reader's advice to pass it is the CLI's, not the service's.
   const reason = (message: string | undefined) => (message ?? '').replace(/ or pass --lenient to [^;.]*/, '');
   if (error instanceof TaskError) {
+    if (error.kind === 'too_large') return new HttpError(413, 'too_large', `${context}: ${reason(error.message)}`);
+    if (error.kind === 'timeout') return new HttpError(422, 'invalid_input', `${context}: reading the input ${error.message}.`);
+    if (error.kind === 'lost') return new HttpError(503, 'unavailable', `${context}: ${error.message}; try again.`);
     return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${reason(error.message)}`) : error;
   }
   const e = error as { exitCode?: number; message?: string };

@@ -1,6 +1,10 @@
 /**
- * The `start` form: multipart/form-data read with busboy, the `files` part streamed straight to
- * disk (never held whole in memory) under a size limit, text parts collected by name.
+ * The `start` form: multipart/form-data read with @fastify/busboy, the `files` part and the
+ * `jsonData` part streamed straight to disk (never held whole in memory, never one string), each
+ * under its own size limit; the other text parts, small, collected by name.
+ *
+ * @fastify/busboy rather than busboy: it can treat a text part as a stream (`isPartAFile`), which
+ * busboy cannot (it builds every text part as one string: a 600 MB jsonData crashed the service).
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -10,8 +14,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import busboy from 'busboy';
-import { HttpError, invalidBody, tooLarge } from './http-error.js';
+import { Busboy } from '@fastify/busboy';
+import { HttpError, invalidBody, invalidValue, tooLarge } from './http-error.js';
 
 /** The start form as received. */
 export interface StartUpload {
@@ -19,13 +23,23 @@ export interface StartUpload {
   fields: Map<string, string[]>;
   /** The `files` part, written to disk. */
   file?: { path: string; fileName: string; size: number };
+  /** The `jsonData` part, written to disk as sent (`jsonData.json`). */
+  jsonData?: { path: string; size: number };
 }
 
 /** Limits of the start form. */
 export interface UploadLimits {
-  /** Largest file part, and largest text part (jsonData), in bytes. */
+  /** Largest file part, in bytes. */
   maxUpload: number;
+  /** Largest jsonData part, in bytes. */
+  maxJsonData: number;
 }
+
+/** Largest other text part (pipelineId, jobName, scripts, webhookUrl...). */
+export const MAX_TEXT_FIELD = 64 * 1024;
+
+/** Longest uploaded file name, in UTF-8 bytes: what a file system takes (NAME_MAX). */
+export const MAX_FILE_NAME_BYTES = 255;
 
 /** A safe base name for an uploaded file: no folders, no control characters; `upload` when nothing is left. */
 export function safeFileName(name: string | undefined): string {
@@ -75,17 +89,18 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
   }
   const declared = Number(req.headers['content-length']);
   // The whole body may carry a little form overhead beyond the file itself.
-  if (Number.isFinite(declared) && declared > limits.maxUpload + 1024 * 1024) {
-    return Promise.reject(tooLarge(`The upload is ${declared} bytes, over this service's limit of ${limits.maxUpload} bytes (--max-upload).`));
+  const largest = Math.max(limits.maxUpload, limits.maxJsonData);
+  if (Number.isFinite(declared) && declared > largest + 1024 * 1024) {
+    return Promise.reject(tooLarge(`The upload is ${declared} bytes, over this service's limit of ${largest} bytes (--max-upload, --max-json-data).`));
   }
   return new Promise<StartUpload>((resolve, reject) => {
-    let parser: busboy.Busboy;
+    let parser: InstanceType<typeof Busboy>;
     try {
-      parser = busboy({
-        headers: req.headers,
-        // Browsers, curl and undici send UTF-8 file names as raw bytes (busboy's default reads latin1).
-        defParamCharset: 'utf8',
-        limits: { fileSize: limits.maxUpload, fieldSize: limits.maxUpload, files: 4, fields: 1000, parts: 1000 },
+      parser = new Busboy({
+        headers: req.headers as { 'content-type': string },
+        // jsonData is streamed like a file; so is a part sent with a file name or as octet-stream.
+        isPartAFile: (name, contentType, fileName) => name === 'jsonData' || fileName !== undefined || contentType === 'application/octet-stream',
+        limits: { fileSize: largest, fieldSize: MAX_TEXT_FIELD, files: 4, fields: 1000, parts: 1000 },
       });
     } catch (e) {
       reject(invalidBody(`The multipart body cannot be read (${(e as Error).message}).`));
@@ -93,8 +108,10 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
     }
     const fields = new Map<string, string[]>();
     let file: StartUpload['file'];
-    let writing: Promise<void> | undefined;
-    let fileStream: Readable | undefined;
+    let jsonData: StartUpload['jsonData'];
+    const writing: Promise<void>[] = [];
+    const streams: Readable[] = [];
+    const written: string[] = [];
     let failure: Error | undefined;
     let isSettled = false;
 
@@ -104,16 +121,37 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
       // Stop parsing; the rest of the request is discarded by the server.
       req.unpipe(parser);
       req.resume();
-      // The parser no longer sees the rest of the body, so the file part would never end: end it here.
-      fileStream?.destroy();
-      void Promise.resolve(writing).catch(() => {}).then(async () => {
-        if (file) await rm(file.path, { force: true }).catch(() => {});
+      // The parser no longer sees the rest of the body, so a file part would never end: end it here.
+      for (const stream of streams) stream.destroy();
+      void Promise.allSettled(writing).then(async () => {
+        for (const path of written) await rm(path, { force: true }).catch(() => {});
         if (!isSettled) { isSettled = true; reject(error); }
       });
     };
 
-    parser.on('file', (name, stream, info) => {
+    /** Streams a part to `path`, failing with `over` past `limit` bytes. */
+    const store = (stream: Readable, path: string, limit: number, over: () => HttpError, entry: { size: number }) => {
+      streams.push(stream);
+      written.push(path);
+      stream.on('data', (chunk: Buffer) => {
+        entry.size += chunk.length;
+        received(chunk.length);
+        if (entry.size > limit) fail(over());
+      });
+      stream.on('limit', () => fail(over()));
+      writing.push(pipeline(stream, createWriteStream(path)).catch((e: Error) => {
+        fail(failure ?? new Error(`cannot store the upload: ${e.message}`));
+      }));
+    };
+
+    parser.on('file', (name: string, stream: Readable, filename: string | undefined) => {
       if (failure) { stream.resume(); return; }
+      if (name === 'jsonData') {
+        if (jsonData) { stream.resume(); fail(invalidBody('The start form field jsonData is given 2 times; give it once.')); return; }
+        jsonData = { path: join(dir, 'jsonData.json'), size: 0 };
+        store(stream, jsonData.path, limits.maxJsonData, () => tooLarge(`The start form field jsonData is over this service's limit of ${limits.maxJsonData} bytes (--max-json-data); upload the rows as a file ("files") instead.`), jsonData);
+        return;
+      }
       if (name !== 'files') {
         stream.resume();
         fail(invalidBody(`The file part is named ${JSON.stringify(name)}; the seed's raw form names it "files".`));
@@ -124,24 +162,20 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
         fail(invalidBody('The start form has more than one file; exactly one data input is allowed per job.'));
         return;
       }
-      const fileName = safeFileName(info.filename);
-      const path = join(dir, fileName);
-      const entry = { path, fileName, size: 0 };
-      file = entry;
-      fileStream = stream;
-      stream.on('data', (chunk: Buffer) => {
-        entry.size += chunk.length;
-        received(chunk.length);
-      });
-      stream.on('limit', () => fail(tooLarge(`The file ${fileName} is over this service's upload limit of ${limits.maxUpload} bytes (--max-upload).`)));
-      writing = pipeline(stream, createWriteStream(path)).catch((e: Error) => {
-        fail(failure ?? new Error(`cannot store the upload: ${e.message}`));
-      });
+      const fileName = safeFileName(filename);
+      const bytes = Buffer.byteLength(fileName);
+      if (bytes > MAX_FILE_NAME_BYTES) {
+        stream.resume();
+        fail(invalidValue(`The uploaded file's name is ${bytes} bytes long; the limit is ${MAX_FILE_NAME_BYTES} bytes; rename the file and upload it again.`));
+        return;
+      }
+      file = { path: join(dir, fileName), fileName, size: 0 };
+      store(stream, file.path, limits.maxUpload, () => tooLarge(`The file ${fileName} is over this service's upload limit of ${limits.maxUpload} bytes (--max-upload).`), file);
     });
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
       if (failure) return;
-      if (info.valueTruncated) {
-        fail(tooLarge(`The form field ${name} is over this service's limit of ${limits.maxUpload} bytes (--max-upload).`));
+      if (valueTruncated) {
+        fail(tooLarge(`The start form field ${JSON.stringify(name)} is over this service's limit of ${MAX_TEXT_FIELD} bytes for a text field.`));
         return;
       }
       const list = fields.get(name) ?? [];
@@ -152,11 +186,11 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
       parser.on(event, () => fail(invalidBody('The start form has too many parts.')));
     }
     parser.on('error', (e: Error) => fail(invalidBody(`The multipart body is malformed (${e.message}).`)));
-    parser.on('close', () => {
-      void Promise.resolve(writing).then(() => {
+    parser.on('finish', () => {
+      void Promise.all(writing).then(() => {
         if (failure || isSettled) return;
         isSettled = true;
-        resolve({ fields, file });
+        resolve({ fields, file, jsonData });
       });
     });
     req.on('error', (e) => fail(invalidBody(`The upload was interrupted (${e.message}).`)));

@@ -36,7 +36,7 @@ export const MAX_JSON_BYTES = 16 * 1024 * 1024;
 const ok = (body: unknown): Answer => ({ status: 200, body });
 
 function get(path: string, resource: ResourceName): Route {
-  return { method: 'GET', path, handle: async (c) => ok(c.jobs.read(c.jobId, resource)) };
+  return { method: 'GET', path, handle: async (c) => ok(await c.jobs.read(c.jobId, resource)) };
 }
 
 function post(path: string, resource: UpdatableResource): Route {
@@ -122,7 +122,7 @@ export function matchRoute(method: string, pathname: string): { route: Route; jo
   }
   let jobId = '';
   if (hit.m && hit.m[1] !== undefined) {
-    try { jobId = decodeURIComponent(hit.m[1]); } catch { throw new HttpError(404, 'not_found', 'The job id in the path is not valid URL encoding.'); }
+    try { jobId = decodeURIComponent(hit.m[1]); } catch { throw new HttpError(404, 'not_found', 'The job id in the path is not valid percent-encoding (URL encoding).'); }
   }
   return { route: hit.c.route, jobId };
 }

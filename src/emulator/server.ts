@@ -21,10 +21,17 @@ import { HttpError } from './http-error.js';
 import { JobService } from './jobs.js';
 import { matchRoute, readJson } from './routes.js';
 import { JobStore } from './store.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './webhooks.js';
+import { removeOwnSpills, sweepSpills } from '../engine/parallel/spill.js';
+import { DEFAULT_RETRY, WebhookPolicy, type RetryPolicy } from './webhooks.js';
 
 /** Default upload limit: generous for local files (2 GiB). */
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
+
+/** Default limit of the jsonData form field (inline rows are for small data; larger goes as a file). */
+export const DEFAULT_MAX_JSON_DATA = 16 * 1024 * 1024;
+
+/** Default limit of a job's engine work (its run; reading its input at start). */
+export const DEFAULT_JOB_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** Options of `startServer`. */
 export interface ServerOptions {
@@ -40,9 +47,15 @@ export interface ServerOptions {
   /** Accepted `x-api-key` values; empty: any key is accepted. */
   apiKeys?: string[];
   maxUpload?: number;
+  /** Largest jsonData form field, in bytes. */
+  maxJsonData?: number;
   /** Google Sheets links: the export base (default Google's) and the per-request timeout (default 30 s, as the CLI's). */
   sheets?: { baseUrl?: string; timeoutMs?: number };
   webhookRetry?: Partial<RetryPolicy>;
+  /** Hosts webhooks may go to (`host`, `*.domain`, `host:port`); empty: any. */
+  webhookAllow?: string[];
+  /** Longest a job's engine work may take, in ms (0: no limit). */
+  jobTimeoutMs?: number;
   executor?: ExecutorOptions;
   maxConcurrentRuns?: number;
   /** Where log lines go (one per request, plus job and webhook events); default stderr. */
@@ -91,6 +104,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dataDir = options.dataDir ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'import-serve-'));
   const store = new JobStore(dataDir);
   const opened = await store.open();
+  // Spill files of engine runs of processes that are gone (a kill -9 of an earlier service).
+  sweepSpills();
   for (const s of opened.skipped) log(`warning: skipped an unreadable job: ${s}`);
   const executor = createExecutor(options.executor);
   const jobs = new JobService({
@@ -99,8 +114,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     schemas: options.schemas ?? new Map(),
     scripts: options.scriptsDir ? await scriptModules(options.scriptsDir) : new Map(),
     maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
+    maxJsonData: options.maxJsonData ?? DEFAULT_MAX_JSON_DATA,
     sheets: options.sheets ?? {},
     webhookRetry: { ...DEFAULT_RETRY, ...options.webhookRetry },
+    webhooks: new WebhookPolicy(options.webhookAllow ?? []),
+    jobTimeoutMs: options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,
     maxConcurrentRuns: options.maxConcurrentRuns ?? 8,
     log,
   });
@@ -129,7 +147,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log(`${method} ${pathname} ${res.headersSent ? res.statusCode : '-'}${res.writableFinished ? '' : ' (aborted)'} ${Math.round(performance.now() - started)}ms`);
     });
     try {
-      pathname = new URL(req.url ?? '/', 'http://local').pathname;
+      const url = new URL(req.url ?? '/', 'http://local');
+      pathname = url.pathname;
       if (method === 'GET' && pathname === '/healthz') {
         // Not in the seed: a readiness probe for scripts and CI, with the event loop's health.
         send(res, 200, {
@@ -137,7 +156,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           eventLoopDelayMs: { max: round(loop.max / 1e6), p99: round(loop.percentile(99) / 1e6), mean: round(loop.mean / 1e6) },
           memoryMiB: { rss: round(process.memoryUsage.rss() / 2 ** 20), peakRss: round(process.resourceUsage().maxRSS / 1024) },
         });
-        if (new URL(req.url ?? '/', 'http://local').searchParams.has('reset')) loop.reset();
+        if (url.searchParams.has('reset')) loop.reset();
         return;
       }
       if (!isAuthorized(req)) {
@@ -148,7 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const local = /^\/local\/jobs\/([^/]+)\/?$/.exec(pathname);
       if (local && method === 'GET') {
         // Not in the seed: a job's state, for polling after `run` without returnWhenComplete.
-        send(res, 200, jobs.status(decodeURIComponent(local[1])));
+        send(res, 200, await jobs.status(decodePathSegment(local[1])));
         return;
       }
       const { route, jobId } = matchRoute(method, pathname);
@@ -173,7 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const address = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
-  const resumed = jobs.resumeInterrupted();
+  const resumed = jobs.resumeInterrupted(opened.running);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -182,6 +201,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.closeIdleConnections();
       // Running jobs stop here (and run again on restart); waiting `run` calls are answered 503.
       await jobs.close();
+      // The engine threads are gone, their spill files with no one to remove them.
+      removeOwnSpills();
       const deadline = Date.now() + 1000;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       server.closeAllConnections();
@@ -202,6 +223,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server,
     close,
   };
+}
+
+/** A path segment decoded; malformed percent-encoding is the client's mistake (404: no such job). */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(404, 'not_found', 'The job id in the path is not valid percent-encoding (URL encoding).');
+  }
 }
 
 function round(x: number): number {
@@ -226,7 +256,9 @@ function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, lo
     headers = { ...error.headers };
   } else {
     log(`internal error: ${(error as Error)?.stack ?? String(error)}`);
-    body = { error: { code: 'internal', message: `Internal error of the local service: ${(error as Error)?.message ?? String(error)}` } };
+    // The log has the details; the client gets the reason without a path of this machine.
+    const reason = ((error as Error)?.message ?? String(error)).replace(/(?:\/[^\s/'"]+)+\/?/g, '<path>');
+    body = { error: { code: 'internal', message: `Internal error of the local service: ${reason}` } };
   }
   if (!req.complete) {
     // The body was refused unread (401 or 413 on an upload): read and discard the rest, so the

@@ -1,7 +1,9 @@
 /**
  * Persistence of the local service under its data dir: one folder per job with `job.json`
  * (written atomically: a temporary file renamed over the old one) and the job's input, and the
- * outputs in `output/`. Jobs are held in memory; the files let them survive a restart.
+ * outputs in `output/`. Records live on disk: memory holds a bounded cache of recently used ones
+ * (CACHED_RECORDS) plus those in use (a running job, an update in progress), never one per job, so a
+ * long-lived service's memory does not grow with the number of jobs.
  *
  *   <data-dir>/jobs/<jobId>/job.json          the job: form, state, configuration, result
  *   <data-dir>/jobs/<jobId>/input/<file name> the upload as received (jsonData as jsonData.json,
@@ -13,6 +15,7 @@ import { join } from 'node:path';
 import type { JobResources, OutputFileType, PipelineSchema } from '../contract/index.js';
 import { parseJson, stringifyJson } from '../contract/json.js';
 import type { Report } from '../engine/types.js';
+import { sweepTempFiles } from '../engine/write/atomic.js';
 import type { ColumnTypes } from './updates.js';
 
 /** A job's state: `started` (configurable), `running`, then `succeeded` or `failed`. */
@@ -78,10 +81,20 @@ export interface JobRecord {
   webhooks: WebhookRecord[];
 }
 
-/** The data dir: jobs in memory, mirrored to disk. */
+/** Records kept in memory beyond those in use (reads mostly come back to recent jobs): about 30 KiB each, so ~2 MiB. */
+const CACHED_RECORDS = 64;
+
+/** Job ids as newJobId makes them; anything else is never looked up on disk (no path from a URL). */
+const JOB_ID = /^job_[A-Za-z0-9_-]{16}$/;
+
+/** The data dir: job records on disk, a bounded cache of them in memory. */
 export class JobStore {
-  private readonly jobs = new Map<string, JobRecord>();
+  /** Most recently used last (Map order); records held or being written are never evicted. */
+  private readonly cache = new Map<string, JobRecord>();
+  private readonly held = new Map<string, number>();
+  private readonly loading = new Map<string, Promise<JobRecord | undefined>>();
   private readonly writes = new Map<string, Promise<void>>();
+  private total = 0;
   private closed = false;
 
   constructor(readonly dataDir: string) {}
@@ -95,11 +108,15 @@ export class JobStore {
   /** A data-dir-relative path made absolute. */
   resolve(relative: string): string { return join(this.dataDir, relative); }
 
-  /** Creates the folders and loads every stored job; clears what a crash left half-made. */
-  async open(): Promise<{ loaded: number; skipped: string[] }> {
+  /**
+   * Creates the folders, counts the stored jobs and returns those that were running (to run again);
+   * clears what a crash left half-made. Records are read one at a time and not kept.
+   */
+  async open(): Promise<{ loaded: number; running: JobRecord[]; skipped: string[] }> {
     await mkdir(join(this.dataDir, 'jobs'), { recursive: true });
     await mkdir(this.outputDir(), { recursive: true });
     const skipped: string[] = [];
+    const running: JobRecord[] = [];
     for (const entry of await readdir(join(this.dataDir, 'jobs'), { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const file = join(this.jobDir(entry.name), 'job.json');
@@ -109,35 +126,89 @@ export class JobStore {
         await rm(this.jobDir(entry.name), { recursive: true, force: true });
         continue;
       }
+      await rm(`${file}.tmp`, { force: true });
       try {
         const record = parseJson(text) as JobRecord;
-        if (record.version !== 1 || record.jobId !== entry.name) throw new Error('not a job of this version');
-        this.jobs.set(record.jobId, record);
+        if (record.version !== 1 || record.jobId !== entry.name || !JOB_ID.test(record.jobId)) throw new Error('not a job of this version');
+        this.total++;
+        if (record.state === 'running') running.push(record);
       } catch (e) {
-        skipped.push(`${file}: ${(e as Error).message}`);
+        skipped.push(`jobs/${entry.name}/job.json: ${(e as Error).message}`);
       }
     }
-    // Temporary outputs (`.<name>.<hex>.tmp`, engine/write/atomic.ts) of runs a crash interrupted; those runs run again.
-    for (const name of await readdir(this.outputDir())) {
-      if (/^\..+\.[0-9a-f]{12}\.tmp$/.test(name)) await rm(join(this.outputDir(), name), { force: true });
+    // Temporary outputs of runs a crash interrupted (those runs run again); engine/write/atomic.ts
+    // knows their names, and removes only those of processes that are gone.
+    await sweepTempFiles(this.outputDir());
+    return { loaded: this.total, running, skipped };
+  }
+
+  /** Jobs stored. */
+  count(): number {
+    return this.total;
+  }
+
+  /** The job with this id, from memory or disk; undefined when there is none. */
+  async get(jobId: string): Promise<JobRecord | undefined> {
+    const cached = this.cache.get(jobId);
+    if (cached) {
+      this.cache.delete(jobId);
+      this.cache.set(jobId, cached);
+      return cached;
     }
-    return { loaded: this.jobs.size, skipped };
+    if (!JOB_ID.test(jobId)) return undefined;
+    // Concurrent reads of one job share one load, so every caller holds the same record.
+    let loading = this.loading.get(jobId);
+    if (!loading) {
+      loading = this.load(jobId);
+      this.loading.set(jobId, loading);
+      void loading.finally(() => this.loading.delete(jobId)).catch(() => {});
+    }
+    return loading;
   }
 
-  /** The job with this id. */
-  get(jobId: string): JobRecord | undefined {
-    return this.jobs.get(jobId);
+  private async load(jobId: string): Promise<JobRecord | undefined> {
+    let text: string;
+    try { text = await readFile(join(this.jobDir(jobId), 'job.json'), 'utf8'); } catch { return undefined; }
+    const record = parseJson(text) as JobRecord;
+    const raced = this.cache.get(jobId);
+    if (raced) return raced;
+    this.remember(record);
+    return record;
   }
 
-  /** Every job. */
-  all(): JobRecord[] {
-    return [...this.jobs.values()];
+  /** Keeps the record in memory until `release` (a job running, an update in progress). */
+  hold(record: JobRecord): void {
+    this.held.set(record.jobId, (this.held.get(record.jobId) ?? 0) + 1);
+    this.remember(record);
   }
 
-  /** Stores a job (new or changed): in memory now, on disk atomically, writes of one job in order. */
-  save(record: JobRecord): Promise<void> {
+  /** Ends one `hold`. */
+  release(jobId: string): void {
+    const n = (this.held.get(jobId) ?? 1) - 1;
+    if (n > 0) this.held.set(jobId, n);
+    else { this.held.delete(jobId); this.evict(); }
+  }
+
+  private remember(record: JobRecord): void {
+    this.cache.delete(record.jobId);
+    this.cache.set(record.jobId, record);
+    this.evict();
+  }
+
+  private evict(): void {
+    if (this.cache.size <= CACHED_RECORDS) return;
+    for (const jobId of this.cache.keys()) {
+      if (this.cache.size <= CACHED_RECORDS) break;
+      if (this.held.has(jobId) || this.writes.has(jobId)) continue;
+      this.cache.delete(jobId);
+    }
+  }
+
+  /** Stores a job (new or changed): in the cache now, on disk atomically, writes of one job in order. */
+  save(record: JobRecord, isNew = false): Promise<void> {
     record.updatedAt = new Date().toISOString();
-    this.jobs.set(record.jobId, record);
+    if (isNew) this.total++;
+    this.remember(record);
     if (this.closed) return Promise.resolve();
     // Serialised now, so later changes to the record do not leak into this write.
     const text = stringifyJson(record, 2) + '\n';
@@ -151,8 +222,17 @@ export class JobStore {
     });
     const settled = write.catch(() => {});
     this.writes.set(record.jobId, settled);
-    void settled.then(() => { if (this.writes.get(record.jobId) === settled) this.writes.delete(record.jobId); });
+    void settled.then(() => {
+      if (this.writes.get(record.jobId) !== settled) return;
+      this.writes.delete(record.jobId);
+      this.evict();
+    });
     return write;
+  }
+
+  /** Records in memory now (for /healthz). */
+  cached(): number {
+    return this.cache.size;
   }
 
   /** Waits for pending writes, then ignores further saves. */

@@ -1,6 +1,7 @@
 /** The plain-data protocol of engine tasks (what executor.ts posts to a worker and gets back); no engine code here. */
 import type { JobConfig, JobResources, PipelineSchema, RunWebhookBody } from '../contract/index.js';
 import { ImportError, UsageError } from '../errors.js';
+import { InputLimitError } from '../engine/read/limits.js';
 import type { StartMetadata } from '../engine/metadata.js';
 import type { Report } from '../engine/types.js';
 import type { ColumnTypes } from './updates.js';
@@ -41,21 +42,35 @@ export interface RunTaskResult { kind: 'run'; report: Report; columns: string[];
 /** Any task's result. */
 export type TaskResult = SuggestResult | AnalyzeResult | RunTaskResult;
 
-/** A task's failure as plain data: `isUsage` when the input or configuration is at fault (422), not the service. */
-export interface TaskFailure { message: string; isUsage: boolean; stack?: string }
+/**
+ * Why a task failed: the input or configuration (`usage`, 422), an input over a size limit
+ * (`too_large`, 413), over the time limit (`timeout`), its engine thread lost under it (`lost`:
+ * a crash, or another task on the thread ran over its time; the task may be run again), or the
+ * service itself (`internal`).
+ */
+export type FailureKind = 'usage' | 'too_large' | 'timeout' | 'lost' | 'internal';
+
+/** A task's failure as plain data. */
+export interface TaskFailure { message: string; kind: FailureKind; stack?: string }
 
 /** A failed task, rebuilt on the side that asked for it. */
 export class TaskError extends Error {
-  constructor(message: string, readonly isUsage: boolean) {
+  constructor(message: string, readonly kind: FailureKind) {
     super(message);
     this.name = 'TaskError';
+  }
+
+  /** Whether the job's input or configuration is at fault (not the service). */
+  get isUsage(): boolean {
+    return this.kind === 'usage' || this.kind === 'too_large' || this.kind === 'timeout';
   }
 }
 
 /** A thrown value as plain data. */
 export function toFailure(error: unknown): TaskFailure {
-  if (error instanceof TaskError) return { message: error.message, isUsage: error.isUsage };
-  const isUsage = error instanceof UsageError || (error instanceof ImportError && error.exitCode === 2);
+  if (error instanceof TaskError) return { message: error.message, kind: error.kind };
+  const kind: FailureKind = error instanceof InputLimitError ? 'too_large'
+    : error instanceof UsageError || (error instanceof ImportError && error.exitCode === 2) ? 'usage' : 'internal';
   const message = error instanceof Error ? error.message : String(error);
-  return { message, isUsage, stack: error instanceof Error ? error.stack : undefined };
+  return { message, kind, stack: error instanceof Error ? error.stack : undefined };
 }

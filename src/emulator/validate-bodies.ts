@@ -17,6 +17,7 @@ import { RunRequest as RunRequestSchema } from '../contract/schemas.js';
 import { flatMapping } from '../contract/translate.js';
 import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/combine.js';
 import { checkUnit } from '../engine/steps/units.js';
+import { NOT_LINEAR, runsInLinearTime } from '../engine/regex.js';
 import { invalidBody, invalidValue } from './http-error.js';
 
 export { flatMapping };
@@ -236,6 +237,7 @@ export function checkTextUpdate(body: unknown, job: JobView): TextProcessingUpda
       } catch (e) {
         throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} does not compile (${(e as Error).message}).`);
       }
+      if (!runsInLinearTime(pattern)) throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} ${NOT_LINEAR}.`);
     }
     checkField(field, at, known);
   }

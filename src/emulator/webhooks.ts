@@ -3,8 +3,10 @@
  * The seed leaves delivery headers, retries and time-outs open; our choices:
  * - a 2xx answer is success; any other status, a network error or a time-out is retried;
  * - up to `attempts` tries (default 5), waiting base × 2^(n-1) between them (1, 2, 4, 8 s);
- * - each attempt has a time-out (default 10 s) and is logged; the URL is logged without its
- *   query string, which may hold a token;
+ * - each attempt has a time-out (default 10 s, `--webhook-timeout`), answer body included, and is
+ *   logged; the URL is logged without its query string, which may hold a token;
+ * - targets are http(s) URLs only, and with `--webhook-allow` only the hosts listed (WebhookPolicy);
+ *   redirects are not followed, so an allowed host cannot send the body elsewhere;
  * - headers `x-import-event` (start or run), `x-import-job-id`, `x-import-delivery` (the same id
  *   on every retry, for de-duplication) and `x-import-attempt`.
  * A failed delivery is recorded on the job and never fails it.
@@ -58,6 +60,14 @@ export async function deliverWebhook(
   let lastError: string | undefined;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (signal?.aborted) break;
+    // One controller per attempt, its timer held here: `AbortSignal.any([signal, AbortSignal.timeout()])`
+    // loses the timeout once GC has run (nothing references the timeout signal), and the attempt then
+    // waits forever for a receiver that never answers.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, policy.timeoutMs);
+    const stop = () => controller.abort();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -70,11 +80,12 @@ export async function deliverWebhook(
           'x-import-attempt': String(attempt),
         },
         body: payload,
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]) : AbortSignal.timeout(policy.timeoutMs),
+        signal: controller.signal,
         redirect: 'manual',
       });
-      // Drain the answer so the connection can be reused.
+      // Drain the answer (under the same time-out) so the connection can be reused.
       await response.arrayBuffer().catch(() => undefined);
+      if (timedOut) throw new Error('timed out');
       if (response.status >= 200 && response.status < 300) {
         log(`${where}: delivered (HTTP ${response.status}) on attempt ${attempt}/${policy.attempts}`);
         onAttempt?.(attempt);
@@ -83,7 +94,10 @@ export async function deliverWebhook(
       lastError = `HTTP ${response.status}`;
     } catch (e) {
       const error = e as Error & { cause?: { code?: string; message?: string } };
-      lastError = error.name === 'TimeoutError' ? `no answer within ${policy.timeoutMs} ms` : (error.cause?.code ?? error.cause?.message ?? error.message);
+      lastError = timedOut ? `no answer within ${policy.timeoutMs} ms` : (error.cause?.code ?? error.cause?.message ?? error.message);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
     }
     onAttempt?.(attempt, lastError);
     if (attempt < policy.attempts && !signal?.aborted) {
@@ -95,6 +109,36 @@ export async function deliverWebhook(
     }
   }
   return { delivered: false, attempts: policy.attempts, lastError };
+}
+
+/**
+ * Which webhook targets are allowed: http and https only, and with `--webhook-allow` only the
+ * hosts listed there (`hooks.example.com`, `*.example.com` for its subdomains, `127.0.0.1:9000`
+ * for one port). An empty list allows any host.
+ */
+export class WebhookPolicy {
+  private readonly rules: { host: string; port?: string; isWildcard: boolean }[];
+
+  constructor(readonly allow: string[] = []) {
+    this.rules = allow.map((entry) => {
+      const text = entry.trim().toLowerCase();
+      const m = /^(\*\.)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(text);
+      if (!m) throw new Error(`"${entry}" is not a host, *.domain or host:port`);
+      return { isWildcard: Boolean(m[1]), host: m[2], port: m[3] };
+    });
+  }
+
+  /** Why `url` may not receive webhooks (a sentence fragment), or undefined when it may. */
+  problem(url: string): string | undefined {
+    let u: URL;
+    try { u = new URL(url); } catch { return 'is not an absolute URL; give e.g. https://hooks.example.com/import'; }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `must be an http or https URL, got ${u.protocol}`;
+    if (this.rules.length === 0) return undefined;
+    const host = u.hostname.toLowerCase();
+    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    const allowed = this.rules.some((r) => (r.isWildcard ? host.endsWith(`.${r.host}`) : host === r.host) && (r.port === undefined || r.port === port));
+    return allowed ? undefined : `names host ${u.host}, which this service does not send webhooks to (--webhook-allow ${this.allow.join(',')})`;
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -55,3 +55,31 @@ export function median(values) {
 export function line(label, value) {
   return `${label.padEnd(44)} ${value}`;
 }
+
+/**
+ * Starts `import serve --port 0` with the peak-RSS hook and `args`; resolves once it listens with
+ * its URL, `stop()` (SIGTERM, then its peak RSS in MiB) and its stderr so far.
+ */
+export async function startServe(args) {
+  const server = spawn(process.execPath, ['--import', RSS_HOOK, join(ROOT, 'bin', 'import.js'), 'serve', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr.on('data', (d) => { stderr += d; if (stderr.length > 1e6) stderr = stderr.slice(-5e5); });
+  const exited = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
+  const url = await new Promise((ready, fail) => {
+    let out = '';
+    server.stdout.on('data', (d) => { out += d; const m = /Listening on (\S+)/.exec(out); if (m) ready(m[1]); });
+    void exited.then(() => fail(new Error(`serve exited: ${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    async stop() {
+      server.kill('SIGTERM');
+      await exited;
+      const m = /@@maxrss (\d+)/.exec(stderr);
+      return m ? Number(m[1]) / 1024 : NaN;
+    },
+  };
+}

@@ -2,13 +2,12 @@
 // with returnWhenComplete) vs `import dry-run` of the same job; the server's peak RSS; then a
 // bounded loopback load on the GET endpoints while a large job runs, with the event loop's worst delay.
 // Needs the build: `npm run build && node test/bench/serve.bench.mjs` (or `npm run bench serve`).
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Pool } from 'undici';
-import { ROOT, RSS_HOOK, line, median, referenceJob, run } from './lib.mjs';
+import { ROOT, line, median, referenceJob, run, startServe } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -28,17 +27,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'import-serve-bench-'));
 
 // ---- the server, with the peak-RSS hook ----
 // SERVE_ARGS adds flags to the server (e.g. SERVE_ARGS='--worker-memory 384') to compare settings.
-const server = spawn(process.execPath, ['--import', RSS_HOOK, join(ROOT, 'bin', 'import.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--schema', schemaFile, ...(process.env.SERVE_ARGS ? process.env.SERVE_ARGS.split(' ') : [])], {
-  env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-});
-let serverErr = '';
-server.stderr.on('data', (d) => { serverErr += d; if (serverErr.length > 1e6) serverErr = serverErr.slice(-5e5); });
-const exited = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
-const url = await new Promise((ready, fail) => {
-  let out = '';
-  server.stdout.on('data', (d) => { out += d; const m = /Listening on (\S+)/.exec(out); if (m) ready(m[1]); });
-  void exited.then(() => fail(new Error(`serve exited: ${serverErr}`)));
-});
+const serve = await startServe(['--data-dir', dataDir, '--schema', schemaFile, ...(process.env.SERVE_ARGS ? process.env.SERVE_ARGS.split(' ') : [])]);
+const { url } = serve;
 const api = url + PREFIX;
 
 async function json(method, path, body) {
@@ -162,10 +152,7 @@ stopBackground = true;
 const health = await (await fetch(`${url}/healthz`)).json();
 await busy;
 
-server.kill('SIGTERM');
-await exited;
-const rssMatch = /@@maxrss (\d+)/.exec(serverErr);
-const rss = rssMatch ? Number(rssMatch[1]) / 1024 : NaN;
+const rss = await serve.stop();
 rmSync(dataDir, { recursive: true, force: true });
 
 // ---- figures ----

@@ -1,8 +1,8 @@
 // End to end: `node bin/import.js serve` as a child process (run `npm run build` first).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnEmulator, ROOT, type SpawnedEmulator } from '../support/emulator.js';
@@ -31,8 +31,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function serve(dataDir: string): Promise<SpawnedEmulator> {
-  const emu = await spawnEmulator({ dataDir, schema: SCHEMA });
+async function serve(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<SpawnedEmulator> {
+  const emu = await spawnEmulator({ dataDir, schema: SCHEMA, env });
   running.push(emu);
   return emu;
 }
@@ -41,7 +41,7 @@ describe('import serve as a process', () => {
   it('prints its URL on stdout, warns about the missing key, and exits 0 on SIGINT', async () => {
     const emu = await serve(join(work, 'sigint'));
     expect(emu.stdout()).toMatch(/^Listening on http:\/\/127\.0\.0\.1:\d+\n$/);
-    await emu.waitForStderr(/no --api-key given/);
+    await emu.waitForStderr(/no API key given/);
     expect((await fetch(`${emu.url}/healthz`).then((r) => r.json()) as any).executor).toBe('worker');
     emu.child.kill('SIGINT');
     expect(await emu.exited).toEqual({ code: 0, signal: null });
@@ -71,9 +71,14 @@ describe('import serve as a process', () => {
     expect(output).toContain(',US,');
   }, 60_000);
 
-  it('runs again, after a SIGKILL mid-run, the interrupted job: its output is whole', async () => {
+  it('runs again, after a SIGKILL mid-run, the interrupted job: its output is whole, and no temp or spill file is left', async () => {
     const dataDir = join(work, 'sigkill');
-    let emu = await serve(dataDir);
+    // The service's own temp folder, to see every spill file it leaves.
+    const temp = join(work, 'sigkill-tmp');
+    await mkdir(temp, { recursive: true });
+    const spills = join(temp, `import-work-${userInfo().uid}`);
+    let emu = await serve(dataDir, { TMPDIR: temp });
+    const killedPid = emu.child.pid;
     const jobId = await startJob(emu, { file: bigFile, fields: { pipelineId: 'pl_customers' } });
     await call(emu, 'POST', `/field-data-types/${jobId}`, { fieldDataTypes: { id: { dataType: 'number' }, amount: { dataType: 'number' } } });
     expect((await call(emu, 'POST', `/run/${jobId}`, {})).body).toEqual({ jobId, status: 'running' });
@@ -88,11 +93,13 @@ describe('import serve as a process', () => {
     }
     emu.child.kill('SIGKILL');
     expect((await emu.exited).signal).toBe('SIGKILL');
+    // What a kill -9 leaves: the parallel run's spill files, the temp output.
+    expect((await readdir(join(spills, String(killedPid)))).length).toBeGreaterThan(0);
     const stored = JSON.parse(await readFile(join(dataDir, 'jobs', jobId, 'job.json'), 'utf8'));
     expect(stored.state).toBe('running');
     expect(existsSync(join(outputDir, `${jobId}.csv`))).toBe(false);
 
-    emu = await serve(dataDir);
+    emu = await serve(dataDir, { TMPDIR: temp });
     await emu.waitForStderr(`running again: ${jobId}`);
     expect((await call(emu, 'GET', `/fields/${jobId}`)).status).toBe(200);
     const status = await waitForJob(emu, jobId, 120_000);
@@ -106,5 +113,12 @@ describe('import serve as a process', () => {
     expect(lines).toBe(status.result.rowsOut + 1);
     expect(status.result.rowsIn).toBe(BIG_ROWS);
     expect(await readdir(outputDir)).toEqual([`${jobId}.csv`]);
+    // The dead service's spill folder is gone; the live one holds no spill file; on stop, nothing is left.
+    const left = await readdir(spills);
+    expect(left.filter((name) => name !== String(emu.child.pid))).toEqual([]);
+    for (const name of left) expect(await readdir(join(spills, name))).toEqual([]);
+    emu.child.kill('SIGTERM');
+    expect((await emu.exited).code).toBe(0);
+    expect(await readdir(spills)).toEqual([]);
   }, 180_000);
 });

@@ -28,6 +28,10 @@ export interface EmulatorOptions {
   scriptsDir?: string;
   /** Upload limit in bytes. */
   maxUpload?: number;
+  /** jsonData limit in bytes. */
+  maxJsonData?: number;
+  /** Hosts webhooks may go to (`--webhook-allow`). */
+  webhookAllow?: string[];
   /** Webhook retries (tests use short waits). */
   webhookRetry?: Partial<RetryPolicy>;
   /** Google Sheets links: where they are exported from (a fake Google) and the timeout (in-process only). */
@@ -75,6 +79,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     scriptsDir: opts.scriptsDir,
     apiKeys: opts.apiKeys,
     maxUpload: opts.maxUpload,
+    maxJsonData: opts.maxJsonData,
+    webhookAllow: opts.webhookAllow,
     sheets: opts.sheets,
     webhookRetry: { baseDelayMs: 20, timeoutMs: 2000, ...opts.webhookRetry },
     log: (line) => { logs.push(line); },

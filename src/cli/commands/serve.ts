@@ -14,8 +14,12 @@ export interface ServeOptions {
   scriptsDir?: string;
   apiKeys: string[];
   maxUpload: number;
+  maxJsonData: number;
   webhookAttempts: number;
   webhookBackoffMs: number;
+  webhookTimeoutMs: number;
+  webhookAllow: string[];
+  jobTimeoutMs: number;
   workerMemoryMb: number;
 }
 
@@ -61,8 +65,11 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
       scriptsDir,
       apiKeys: opts.apiKeys,
       maxUpload: opts.maxUpload,
+      maxJsonData: opts.maxJsonData,
       sheets,
-      webhookRetry: { attempts: opts.webhookAttempts, baseDelayMs: opts.webhookBackoffMs },
+      webhookRetry: { attempts: opts.webhookAttempts, baseDelayMs: opts.webhookBackoffMs, timeoutMs: opts.webhookTimeoutMs },
+      webhookAllow: opts.webhookAllow,
+      jobTimeoutMs: opts.jobTimeoutMs,
       executor: { workerMemoryMb: opts.workerMemoryMb },
       log: (line) => deps.io.stderr.write(line + '\n'),
     });
@@ -77,7 +84,7 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
   deps.io.status(`Data dir: ${running.dataDir}${running.isTemporary ? ' (temporary: pass --data-dir to keep jobs across restarts)' : ''}`);
   deps.io.status(`Pipelines: ${pipelines.length ? pipelines.join(', ') : '(none: every pipelineId gets identity suggestions; pass --schema)'}`);
   if (running.loaded.jobs) deps.io.status(`Loaded ${running.loaded.jobs} job(s)${running.loaded.resumed.length ? `; running again: ${running.loaded.resumed.join(', ')}` : ''}`);
-  if (opts.apiKeys.length === 0) deps.io.warn('no --api-key given: any x-api-key is accepted. Fine on your machine; give --api-key before exposing the port.');
+  if (opts.apiKeys.length === 0) deps.io.warn('no API key given (--api-key-file, IMPORT_SERVE_API_KEYS or --api-key): any x-api-key is accepted. Fine on your machine; give keys before exposing the port.');
   if (!isLoopback(opts.host)) deps.io.warn(`listening on ${opts.host}, reachable from other machines; jobs and their data are served over plain HTTP.`);
   // Last, and alone on stdout: scripts and tests wait for this line (with --port 0 it holds the port picked).
   deps.io.out(`Listening on ${running.url}`);
@@ -90,12 +97,56 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
+/** Parses a duration such as `30m`, `90s`, `1h`, `500ms` (a bare number is milliseconds) into milliseconds. */
+export function parseDuration(flag: string, text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(text);
+  if (!m) throw new UsageError(`${flag} "${text}" is not a duration; write e.g. 30m, 90s, 1h or a number of milliseconds.`);
+  const unit = (m[2] ?? 'ms').toLowerCase();
+  return Math.round(Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 } as Record<string, number>)[unit]);
+}
+
+/**
+ * Every key the service accepts: `--api-key` values, `IMPORT_SERVE_API_KEYS` (comma-separated) and
+ * the lines of `--api-key-file` (blank lines and `#` comments skipped). The file and the variable
+ * keep keys out of the process list, which every local user can read.
+ */
+export async function serveApiKeys(flagKeys: string[], env: NodeJS.ProcessEnv, keyFile: string | undefined, cwd: string): Promise<string[]> {
+  const keys = [...flagKeys];
+  for (const key of (env.IMPORT_SERVE_API_KEYS ?? '').split(',')) if (key.trim() !== '') keys.push(key.trim());
+  if (keyFile !== undefined) {
+    const { readFile } = await import('node:fs/promises');
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, keyFile), 'utf8');
+    } catch (e) {
+      throw new UsageError(`Cannot read the key file ${keyFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass a file holding one key a line to --api-key-file.`);
+    }
+    const fromFile = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+    if (fromFile.length === 0) throw new UsageError(`The key file ${keyFile} holds no key; write one key a line.`);
+    keys.push(...fromFile);
+  }
+  return [...new Set(keys)];
+}
+
 /** Parses a size such as `2G`, `500M`, `1048576` into bytes. */
 export function parseSize(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(text);
   if (!m) throw new UsageError(`Size "${text}" is not a size; write e.g. 500M, 2G or a number of bytes.`);
   const power = ['', 'k', 'm', 'g', 't'].indexOf(m[2].toLowerCase());
   return Math.floor(Number(m[1]) * 1024 ** power);
+}
+
+/** `--webhook-allow a.example.com,*.corp.example,127.0.0.1:9000` -> the entries, each checked. */
+function parseHostList(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const hosts = text.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  for (const host of hosts) {
+    if (!/^(\*\.)?(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(host)) {
+      throw new UsageError(`--webhook-allow: "${host}" is not a host, *.domain or host:port; write e.g. --webhook-allow hooks.example.com,127.0.0.1:9000.`);
+    }
+  }
+  if (hosts.length === 0) throw new UsageError('--webhook-allow is empty; list hosts, e.g. --webhook-allow hooks.example.com.');
+  return hosts;
 }
 
 function positiveInt(name: string, text: string, min: number): number {
@@ -129,12 +180,20 @@ export function serveCommand(deps: Deps, run = serve): Command {
     .option('--data-dir <dir>', 'where jobs, uploads and outputs are kept (default: a new temporary folder)')
     .option('--schema <file-or-dir>', 'pipelines: a YAML schema file, or a folder of them (id + a job file\'s schema keys)')
     .option('--scripts <dir>', 'script modules: <dir>/<id>.mjs is the script <id> a job may name at start')
-    .option('--api-key <key>', 'accepted x-api-key (repeatable); without it any key is accepted')
-    .option('--max-upload <size>', 'largest upload, e.g. 500M or 2G (413 beyond)', '2G')
+    .option('--api-key <key>', 'accepted x-api-key (repeatable); visible to every local user in the process list: prefer --api-key-file or IMPORT_SERVE_API_KEYS (comma-separated). Without any key, any key is accepted')
+    .option('--api-key-file <file>', 'accepted x-api-key values, one a line')
+    .option('--max-upload <size>', 'largest uploaded file, e.g. 500M or 2G (413 beyond)', '2G')
+    .option('--max-json-data <size>', 'largest jsonData form field (413 beyond)', '16M')
+    .option('--job-timeout <duration>', 'longest a job may run (or its input be read at start), e.g. 30m or 2h; then it fails; 0: no limit', '30m')
     .option('--webhook-attempts <n>', 'tries per webhook delivery', '5')
     .option('--webhook-backoff <ms>', 'wait before the first retry; doubles with each retry', '1000')
+    .option('--webhook-timeout <ms>', 'time-out of each webhook attempt (answer included)', '10000')
+    .option('--webhook-allow <hosts>', 'hosts webhooks may go to, comma-separated (host, *.domain, host:port); default: any http(s) URL')
     .option('--worker-memory <MiB>', 'heap limit of each engine worker thread', '1024')
-    .action(async (o: { host: string; port: string; dataDir?: string; schema?: string; scripts?: string; maxUpload: string; webhookAttempts: string; webhookBackoff: string; workerMemory: string }, cmd: Command) => {
+    .action(async (o: {
+      host: string; port: string; dataDir?: string; schema?: string; scripts?: string; apiKeyFile?: string; maxUpload: string; maxJsonData: string; jobTimeout: string;
+      webhookAttempts: string; webhookBackoff: string; webhookTimeout: string; webhookAllow?: string; workerMemory: string;
+    }, cmd: Command) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Port "${o.port}" is not a port number (0 to 65535).`);
       const root = cmd.parent as (Command & { rawArgs?: string[] }) | null;
@@ -144,16 +203,21 @@ export function serveCommand(deps: Deps, run = serve): Command {
         dataDir: o.dataDir,
         schema: o.schema,
         scriptsDir: o.scripts,
-        apiKeys: apiKeysFromArgs(root?.rawArgs?.slice(2) ?? []),
+        apiKeys: await serveApiKeys(apiKeysFromArgs(root?.rawArgs?.slice(2) ?? []), deps.env, o.apiKeyFile, deps.cwd),
         maxUpload: parseSize(o.maxUpload),
+        maxJsonData: parseSize(o.maxJsonData),
+        jobTimeoutMs: parseDuration('--job-timeout', o.jobTimeout),
         webhookAttempts: positiveInt('--webhook-attempts', o.webhookAttempts, 1),
         webhookBackoffMs: positiveInt('--webhook-backoff', o.webhookBackoff, 0),
+        webhookTimeoutMs: positiveInt('--webhook-timeout', o.webhookTimeout, 1),
+        webhookAllow: parseHostList(o.webhookAllow),
         workerMemoryMb: positiveInt('--worker-memory', o.workerMemory, 64),
       }, deps);
     });
   return withExamples(command, [
     'import serve --port 8787 --data-dir ./.import-serve --schema examples/customers/schema.yaml',
     'curl -s -F files=@examples/customers/customers.csv -F pipelineId=pl_customers http://127.0.0.1:8787/public/client-side/v1/start',
-    'import serve --port 0 --api-key ci-secret   # prints the URL with the port it picked',
+    'IMPORT_SERVE_API_KEYS=ci-secret import serve --port 0   # prints the URL with the port it picked',
+    'import serve --api-key-file ./keys.txt --webhook-allow hooks.example.com --job-timeout 10m',
   ]);
 }

@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
@@ -26,6 +25,7 @@ import { writeTable } from '../write/index.js';
 import { engineWorker } from '../worker-thread.js';
 import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from '../write/csv.js';
 import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
+import { spillDir } from './spill.js';
 import { isUtf16 } from './split.js';
 
 /** Says why the parallel path was not taken (IMPORT_ENGINE_TRACE=1), and gives runParallel's "not taken". */
@@ -166,7 +166,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       collectRows: run.collectDataTable || run.sendRows || run.profile, rejects: Boolean(ctx.rejects), maxInFlight: MAX_IN_FLIGHT,
     };
     for (const _ of workers) {
-      const path = join(tmpdir(), `.import-parallel-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+      const path = join(spillDir(), `${randomBytes(6).toString('hex')}.spill`);
       spills.push({ path, fd: openSync(path, 'w+'), at: 0 });
     }
     const jobs: WorkerJob[] = [

@@ -8,6 +8,7 @@ import { CASINGS, READ_ONLY_CASINGS, type Casing } from '../../contract/index.js
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
+import { compileRegex } from '../regex.js';
 import { REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
 import { fieldIndex } from './map.js';
 
@@ -157,13 +158,17 @@ export function casingFunction(casing: Casing): (text: string) => string {
   }
 }
 
-/** Compiles a regexReplacement pattern as a global ECMAScript regular expression; throws a UsageError naming field and pattern when invalid. */
+/**
+ * Compiles a regexReplacement pattern as the engine runs it (regex.ts: ECMAScript, global, linear
+ * time); throws a UsageError naming field and pattern when it is invalid or cannot run in linear time.
+ */
 export function compilePattern(field: string, pattern: string): RegExp {
   try {
-    return new RegExp(pattern, 'g');
+    new RegExp(pattern, 'g');
   } catch (e) {
     throw new UsageError(`Regular expression ${JSON.stringify(pattern)} for field "${field}" is invalid: ${(e as Error).message}.`);
   }
+  return compileRegex(pattern, `Text rule for field "${field}"`);
 }
 
 interface FieldRules {

@@ -39,10 +39,10 @@ function failingTable(): Table {
 }
 
 describe('atomic writer', () => {
-  it('names the temp file .<name>.<random>.tmp in the same folder', () => {
+  it('names the temp file .<name>.<pid>-<random>.tmp in the same folder', () => {
     const temp = tempPathFor(join(dir, 'out.csv'));
     expect(dirname(temp)).toBe(dir);
-    expect(basename(temp)).toMatch(/^\.out\.csv\.[0-9a-f]{12}\.tmp$/);
+    expect(basename(temp)).toMatch(new RegExp(`^\\.out\\.csv\\.${process.pid}-[0-9a-f]{12}\\.tmp$`));
   });
 
   it('leaves no file when the CSV source throws', async () => {
