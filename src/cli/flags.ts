@@ -8,7 +8,7 @@ import {
   type AggregationMethod, type Casing, type CombiningMethod, type DataType, type OutputFileType, type RowDroppingMethod,
 } from '../contract/index.js';
 import { UsageError } from '../errors.js';
-import { NOT_LINEAR, runsInLinearTime } from '../engine/regex.js';
+import { compileRegex } from '../engine/regex.js';
 
 /** `--map <column>=<field>`: split at the last `=`, since column names may contain `=` but field names do not. */
 export function parseMap(value: string): { column: string; field: string } {
@@ -202,13 +202,7 @@ export function parseJobId(value: string): string {
  * and that the engine can run it in linear time (engine/regex.ts).
  */
 export function checkRegex(pattern: string, where: string): void {
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
-    throw new UsageError(`${where}: the regular expression "${pattern}" does not compile (${reason}); fix or escape it.`);
-  }
-  if (!runsInLinearTime(pattern)) throw new UsageError(`${where}: the regular expression "${pattern}" ${NOT_LINEAR}.`);
+  compileRegex(pattern, where);
 }
 
 /** Commander helper: collects a repeatable option's values. */

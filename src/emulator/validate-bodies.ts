@@ -17,7 +17,7 @@ import { RunRequest as RunRequestSchema } from '../contract/schemas.js';
 import { flatMapping } from '../contract/translate.js';
 import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/combine.js';
 import { checkUnit } from '../engine/steps/units.js';
-import { NOT_LINEAR, runsInLinearTime } from '../engine/regex.js';
+import { regexProblem } from '../engine/regex.js';
 import { invalidBody, invalidValue } from './http-error.js';
 
 export { flatMapping };
@@ -231,13 +231,9 @@ export function checkTextUpdate(body: unknown, job: JobView): TextProcessingUpda
   for (const [field, rules] of Object.entries(methods.regexReplacement ?? {})) {
     const at = member('body.textProcessingMethods.regexReplacement', field);
     for (const pattern of rules.keys()) {
-      try {
-        // Same compilation as the engine's text step (ECMAScript, global).
-        new RegExp(pattern, 'g');
-      } catch (e) {
-        throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} does not compile (${(e as Error).message}).`);
-      }
-      if (!runsInLinearTime(pattern)) throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} ${NOT_LINEAR}.`);
+      // The engine's own check (regex.ts): it compiles, and runs in linear time.
+      const problem = regexProblem(pattern);
+      if (problem) throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} ${problem}.`);
     }
     checkField(field, at, known);
   }

@@ -74,17 +74,26 @@ export function runsInLinearTime(pattern: string): boolean {
 }
 
 /**
+ * Why `pattern` cannot be a text rule, as the end of a sentence naming it ("does not compile
+ * (...); fix or escape it", or NOT_LINEAR); undefined when it can. The one check every layer
+ * uses: flags, `--data`, job files, the service's bodies and the engine.
+ */
+export function regexProblem(pattern: string): string | undefined {
+  enableLinearEngine();
+  try {
+    new RegExp(pattern, 'g');
+  } catch (e) {
+    return `does not compile (${(e as Error).message.replace(/^Invalid regular expression: /, '')}); fix or escape it`;
+  }
+  return runsInLinearTime(pattern) ? undefined : NOT_LINEAR;
+}
+
+/**
  * A text rule's regular expression, compiled as the engine runs it (ECMAScript, global, with the
  * linear-time fallback), or a UsageError naming `where`, the pattern and the reason.
  */
 export function compileRegex(pattern: string, where: string): RegExp {
-  enableLinearEngine();
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, 'g');
-  } catch (e) {
-    throw new UsageError(`${where}: the regular expression ${JSON.stringify(pattern)} does not compile (${(e as Error).message.replace(/^Invalid regular expression: /, '')}); fix or escape it.`);
-  }
-  if (!runsInLinearTime(pattern)) throw new UsageError(`${where}: the regular expression ${JSON.stringify(pattern)} ${NOT_LINEAR}.`);
-  return re;
+  const problem = regexProblem(pattern);
+  if (problem) throw new UsageError(`${where}: the regular expression ${JSON.stringify(pattern)} ${problem}.`);
+  return new RegExp(pattern, 'g');
 }

@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { isAlias, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import type { PipelineSchema, RowDroppingRule } from '../contract/index.js';
 import { orderedObject } from '../contract/json.js';
+import { regexProblem } from '../engine/regex.js';
 import type { JobFileProblem } from '../errors.js';
 import { referenceOffsets, substituteEnv } from './env.js';
 import { JobFileDeclaration, SchemaDeclaration, type FormatMeta } from './format.js';
@@ -332,11 +333,10 @@ class Walker {
     let ok = true;
     for (const m of this.members(node, where)) {
       if (meta.regexKeys) {
-        try {
-          // Engine: a global replace with ECMAScript regular expressions.
-          new RegExp(m.key, 'g');
-        } catch (err) {
-          this.error(m.keyNode, `pattern "${m.key}" in ${where} is not a valid JavaScript regular expression (${(err as Error).message}); fix or escape it.`);
+        // The engine's own check (regex.ts): an ECMAScript expression that runs in linear time.
+        const problem = regexProblem(m.key);
+        if (problem) {
+          this.error(m.keyNode, `pattern "${m.key}" in ${where} ${problem}.`);
           ok = false;
           continue;
         }

@@ -308,7 +308,7 @@ describe('bad flags: one sentence, exit 2, nothing sent', () => {
     [['text', 'update', 'J1', '--replace', 'phone'], '--replace "phone" is not of the form <field>=/<regex>/<replacement>/'],
     [['text', 'update', 'J1', '--replace', 'phone=/a/b'], '--replace "phone=/a/b" is not of the form <field>=/<regex>/<replacement>/'],
     [['text', 'update', 'J1', '--replace', 'phone=//x/'], '--replace "phone=//x/" has an empty regular expression'],
-    [['text', 'update', 'J1', '--replace', 'phone=/[0-9/x/'], '--replace "phone=/[0-9/x/": the regular expression "[0-9" does not compile (/[0-9/: Unterminated character class); fix or escape it.'],
+    [['text', 'update', 'J1', '--replace', 'phone=/[0-9/x/'], '--replace "phone=/[0-9/x/": the regular expression "[0-9" does not compile (/[0-9/g: Unterminated character class); fix or escape it.'],
     [['text', 'update', 'J1', '--replace', 'phone=/a/b/', '--clear-replace', 'phone'], '--replace and --clear-replace both name the field "phone"; keep one.'],
     [['combining', 'update', 'J1', '--method', 'json'], '--method, --separator and --order apply to one field'],
     [['types', 'update', 'J1'], 'Nothing to update for job J1'],

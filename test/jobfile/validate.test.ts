@@ -293,7 +293,7 @@ describe('config', () => {
       regexReplacement: { phone: new Map([['[^0-9]', ''], ['^(\\d{3})', '($1)']]) },
     });
     expect(await problems(`${HEAD}config:\n  text:\n    regexReplacement:\n      phone: {"(a": x, "b": [y], "c": }\n`)).toEqual([
-      'job.yaml:6:15: pattern "(a" in config.text.regexReplacement.phone is not a valid JavaScript regular expression (Invalid regular expression: /(a/g: Unterminated group); fix or escape it.',
+      'job.yaml:6:15: pattern "(a" in config.text.regexReplacement.phone does not compile (/(a/g: Unterminated group); fix or escape it.',
       'job.yaml:6:29: replacement for "b" in config.text.regexReplacement.phone must be text; got a list.',
       'job.yaml:6:34: replacement for "c" in config.text.regexReplacement.phone is missing; write "" to delete what matches.',
     ]);

@@ -66,7 +66,7 @@ describe('text step', () => {
   it('refuses an invalid pattern, naming the field and the pattern', () => {
     const config = makeConfig({ text: { regexReplacement: { name: new Map([['([a-z', '']]) } } });
     expect(() => text.check!(config, ['name'], makeContext())).toThrow(UsageError);
-    expect(() => text.check!(config, ['name'], makeContext())).toThrow(/Regular expression "\(\[a-z" for field "name" is invalid/);
+    expect(() => text.check!(config, ['name'], makeContext())).toThrow(/Text rule for field "name": the regular expression "\(\[a-z" does not compile/);
   });
 
   it('refuses an unknown casing', () => {
