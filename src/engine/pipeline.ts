@@ -164,7 +164,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
     report.rowsOut += batch.rows.length;
     collector?.push(batch);
   });
-  if (options.output) await writeTable(counted, options.output.path, options.output.format);
+  if (options.output) await writeTable(counted, options.output.path, options.output.format, ctx.warn);
   else for await (const _ of counted.batches) { /* drain */ }
 
   return {
