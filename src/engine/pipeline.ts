@@ -143,7 +143,7 @@ function mayRunParallel(setup: JobSetup, options: RunOptions): boolean {
   // IMPORT_ENGINE_THREADS=1 forces one thread (tests compare both paths with it).
   if (process.env.IMPORT_ENGINE_THREADS === '1') return false;
   return setup.input.kind === 'csv' && setup.input.size >= PARALLEL_MIN_BYTES && !setup.useFullData
-    && (setup.preScripts ?? []).length === 0 && options.output?.format !== 'excel';
+    && (setup.preScripts ?? []).length === 0;
 }
 
 /** With IMPORT_ENGINE_TRACE=1, says on stderr which path a run took (for tests and benchmarks). */

@@ -14,6 +14,8 @@ export interface WorkerJob {
   config: EngineConfig;
   schema: PipelineSchema;
   orders: SlashOrders;
+  /** The output's format: batches carry CSV lines, or sheet rows with placeholder row numbers (write/xlsx.ts). */
+  output: 'csv' | 'excel';
   /** Send each batch's output rows too (the run webhook's data table). */
   collectRows: boolean;
   /** Batches a worker may have sent and not yet seen credited back: bounds the main thread's queue. */
@@ -45,7 +47,7 @@ export type RuleOutcome =
  */
 export interface BatchMessage {
   type: 'batch';
-  /** Bytes of the rows' CSV lines (UTF-8, each ending in `\n`). */
+  /** Bytes of the rows' output text (UTF-8): CSV lines each ending in `\n`, or `<row>` elements. */
   length: number;
   /** Bytes of the serialized BatchData after them. */
   dataLength: number;
@@ -55,8 +57,10 @@ export interface BatchMessage {
 
 /** What the merge needs of a batch besides its text. */
 export interface BatchData {
-  /** End offset (bytes) of each line in the text. */
+  /** End offset (bytes) of each row's text. */
   ends: number[];
+  /** Excel output: what the formatter changed, per row (SheetFixes.rows), when anything. */
+  sheetFixes?: number[];
   /** Each row's data-row number, counted from the part's first row. */
   rowNumbers: number[];
   outcomes: RuleOutcome[];

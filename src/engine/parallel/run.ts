@@ -23,7 +23,8 @@ import {
 } from '../types.js';
 import { writeTable } from '../write/index.js';
 import { engineWorker } from '../worker-thread.js';
-import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from '../write/csv.js';
+import { PREFORMATTED, type PreformattedBatch } from '../write/csv.js';
+import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '../write/xlsx.js';
 import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { isUtf16 } from './split.js';
 
@@ -125,7 +126,6 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   const file = csvFileOf(run.input);
   if (!file) return notTaken('not a CSV file');
   if (config.pivot || (config.scripts?.postClean ?? []).length > 0) return notTaken('pivot or postClean scripts');
-  if (run.output && run.output.format !== 'csv') return notTaken('not a CSV output');
   if (run.sample.length < SAMPLE_ROWS) return notTaken('fewer rows than the sample');
   if (await isUtf16(file.path)) return notTaken('UTF-16 input');
   const sniffed = await sniffCsvFile(file.path, file.display, file.forced);
@@ -154,7 +154,8 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       else table = await step.apply(table, config, ctx);
     }
 
-    const base = { path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, collectRows: run.collectDataTable, maxInFlight: MAX_IN_FLIGHT };
+    const output = run.output?.format ?? 'csv';
+    const base = { path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, output, collectRows: run.collectDataTable, maxInFlight: MAX_IN_FLIGHT };
     for (const _ of workers) {
       const path = join(tmpdir(), `.import-parallel-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
       spills.push({ path, fd: openSync(path, 'w+'), at: 0 });
@@ -192,6 +193,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     workers.forEach((worker, w) => worker.postMessage(jobs[w]));
 
     const collector = run.collectDataTable ? new DataTableCollector() : undefined;
+    const sheetFixes = newFixes();
     const done: DoneMessage[] = [];
     async function* merged(): AsyncGenerator<Batch> {
       let offset = 0;
@@ -201,13 +203,13 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
           if (message.type === 'done') { done.push(message); break; }
           workers[w].postMessage({ credit: 1 });
           const { text, data } = read(w, message);
-          yield mergeBatch(text, data, offset, rules, report, collector);
+          yield mergeBatch(text, data, offset, rules, report, collector, sheetFixes);
         }
         offset += done[w].rows;
       }
     }
-    const out: PreformattedTable = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true };
-    if (run.output) await writeTable(out, run.output.path, 'csv');
+    const out: PreformattedSheet = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true, sheetFixes };
+    if (run.output) await writeTable(out, run.output.path, output, ctx.warn);
     else for await (const _ of out.batches) { /* drain */ }
 
     const sampled = report.rowsIn;
@@ -253,9 +255,12 @@ async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> 
 }
 
 /** Applies the row-dropping rules, in order, to a worker's batch and keeps the lines of the rows that stay. */
-function mergeBatch(text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined): PreformattedBatch {
+function mergeBatch(
+  text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined, sheetFixes: SheetFixes,
+): PreformattedBatch {
   const { ends, rowNumbers, outcomes, rows } = data;
   let r = 0;
+  let fixesAt = 0;
   const keeps = (i: number): boolean => {
     const outcome = outcomes[i];
     switch (outcome.kind) {
@@ -270,6 +275,7 @@ function mergeBatch(text: Uint8Array, data: BatchData, offset: number, rules: Ac
   let runStart = 0;
   for (; r < ends.length; r++) {
     const dropper = rules.length === 0 ? -1 : droppingRule(rules.length, keeps);
+    if (data.sheetFixes) fixesAt = addRowFixes(sheetFixes, data.sheetFixes, fixesAt, r, dropper < 0);
     if (dropper >= 0) {
       rules[dropper].count(rowNumbers[r] + offset);
       const lineStart = r === 0 ? 0 : ends[r - 1];

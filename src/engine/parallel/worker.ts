@@ -1,6 +1,6 @@
 /**
  * A parallel run's worker thread: reads one part of a CSV file, runs the steps from mapping up to
- * row dropping, formats the rows as CSV lines and sends them, with each row-dropping rule's
+ * row dropping, formats the rows as CSV lines or sheet rows and sends them, with each row-dropping rule's
  * per-row outcome, to the main thread, which applies the rules in order and writes (run.ts).
  */
 import { writeSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
 import { csvBatchText, rowFormat } from '../write/csv.js';
+import { newFixes, sheetFormat, sheetRowsText } from '../write/xlsx.js';
 import type { BatchData, BatchMessage, CreditMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { splitPoint } from './split.js';
 
@@ -65,11 +66,14 @@ async function run(job: WorkerJob): Promise<void> {
   const rules = activeRules(table.columns, job.config, ctx);
   const spill = job.spill;
   const format = rowFormat(table.columns, table.types);
+  // Excel: rows get their numbers on the main thread, which alone knows which rows stay.
+  const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
   for await (const batch of table.batches) {
     const n = batch.rows.length;
     if (n === 0) continue;
     const ends = new Array<number>(n);
-    const length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
+    const text = sheet ? sheetRowsText(batch.rows, sheet, undefined, ends) : csvBatchText(batch.rows, format, ends);
+    const length = encodeLines(text, ends);
     writeAll(spill, encoded.subarray(0, length));
     const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
       if (rule.method === 'missingValues') {
@@ -80,6 +84,10 @@ async function run(job: WorkerJob): Promise<void> {
       return { kind: 'values', values: batch.rows.map((row) => row[at]) };
     });
     const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined };
+    if (sheet?.fixes.rows?.length) {
+      data.sheetFixes = sheet.fixes.rows;
+      sheet.fixes.rows = [];
+    }
     const serialized = serialize(data);
     writeAll(spill, serialized);
     const message: BatchMessage = { type: 'batch', length, dataLength: serialized.length, bytes };
