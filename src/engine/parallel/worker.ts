@@ -12,7 +12,7 @@ import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
 import { csvBatchText, rowFormat } from '../write/csv.js';
-import { newFixes, sheetFormat, sheetRowsText } from '../write/xlsx.js';
+import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
 import type { BatchData, BatchMessage, CreditMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { splitPoint } from './split.js';
 
@@ -72,8 +72,13 @@ async function run(job: WorkerJob): Promise<void> {
     const n = batch.rows.length;
     if (n === 0) continue;
     const ends = new Array<number>(n);
-    const text = sheet ? sheetRowsText(batch.rows, sheet, undefined, ends) : csvBatchText(batch.rows, format, ends);
-    const length = encodeLines(text, ends);
+    let length: number;
+    if (sheet) {
+      encoded = encodeRowLines(sheetRowLines(batch.rows, sheet, undefined), encoded, ends);
+      length = ends[n - 1];
+    } else {
+      length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
+    }
     writeAll(spill, encoded.subarray(0, length));
     const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
       if (rule.method === 'missingValues') {
@@ -103,7 +108,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /** The encoding buffer, reused for every batch (grown when a batch needs more). */
-let encoded = Buffer.allocUnsafeSlow(1 << 20);
+let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 20);
 
 /** Encodes a batch's text as UTF-8 into `encoded`, turning its line ends from characters into bytes; returns the byte length. */
 function encodeLines(text: string, ends: number[]): number {
