@@ -330,7 +330,7 @@ export class SheetNumberer {
   private used = 0;
 
   /** `row` is the number of the row before the first one to come (1: the header). */
-  constructor(private row: number, private readonly size = 1 << 20) {
+  constructor(private row: number, private readonly size = 256 << 10) {
     this.out = Buffer.allocUnsafe(size);
   }
 
