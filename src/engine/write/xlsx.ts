@@ -25,6 +25,7 @@ import { crc32, createDeflateRaw } from 'node:zlib';
 import type { DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
+import { daysFromCivil, daysInMonth } from '../parse.js';
 import type { Row, Table } from '../types.js';
 import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from './csv.js';
 import { crc32Combine, ZipWriter } from './zip.js';
@@ -302,21 +303,6 @@ function digits(text: string, at: number, count: number): number {
     n = n * 10 + c;
   }
   return n;
-}
-
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
-
-/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
 }
 
 /**
