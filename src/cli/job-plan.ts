@@ -11,6 +11,8 @@ import { diffConfig, formatDiff, needsReview, showValue, type DiffEntry } from '
 import type { ResourceName } from '../jobfile/translate.js';
 import type { JobFile } from '../jobfile/types.js';
 import type { Report } from '../engine/types.js';
+import type { RejectView } from '../engine/rejects.js';
+import { formatReject } from './format-reject.js';
 import type { Deps } from './deps.js';
 import type { ImportClient } from '../client/client.js';
 import { parseMinConfidence } from './flags.js';
@@ -27,6 +29,8 @@ export interface Plan {
   needsReview: DiffEntry[];
   /** The engine's prediction of what the run does to the data (local inputs only). */
   dataEffect?: Report;
+  /** The first rows the run would drop or cells it would empty (local inputs only). */
+  firstRejects?: RejectView[];
 }
 
 
@@ -78,7 +82,7 @@ export async function buildPlan(job: JobFile, jobId: string, resources: JobResou
     updates: plannedUpdates(job, resources),
     needsReview: needsReview(entries),
   };
-  if (hasLocalInput(job)) plan.dataEffect = await predictEffect(job, resources, deps, opts.lenient);
+  if (hasLocalInput(job)) Object.assign(plan, await predictEffect(job, resources, deps, opts.lenient));
   return plan;
 }
 
@@ -90,10 +94,11 @@ function hasLocalInput(job: JobFile): boolean {
 }
 
 /** Runs the job file's configuration over the service's suggestions through the engine, writing nothing. */
-async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, lenient = false): Promise<Report> {
-  const [{ runJob }, { desiredBodies }, { openJobInput }] = await Promise.all([
-    import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'),
+async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, lenient = false): Promise<Pick<Plan, 'dataEffect' | 'firstRejects'>> {
+  const [{ runJob }, { desiredBodies }, { openJobInput }, { firstRejects }] = await Promise.all([
+    import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'), import('../engine/rejects.js'),
   ]);
+  const rejects = firstRejects(FIRST_REJECTS);
   const input = await openJobInput(job);
   const result = await runJob({
     input, schema: job.schema, sheet: job.config.sheet ?? resources.sheet?.sheetSelection.selected,
@@ -102,9 +107,13 @@ async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, 
   }, {
     // The service's current values with the job file over them: what the service will apply.
     configure: () => desiredBodies(job.config, resources),
+    rejects,
   });
-  return result.report;
+  return { dataEffect: result.report, firstRejects: rejects.list() };
 }
+
+/** Rejected rows `plan` shows. */
+const FIRST_REJECTS = 5;
 
 /** Total rows the engine predicts will be dropped (rows in minus rows out, pivots aside). */
 export function droppedRows(report: Report): number {
@@ -171,6 +180,10 @@ export function formatPlan(plan: Plan, job: JobFile): string {
     for (const d of r.dropped) if (d.count) lines.push(`  dropped by ${d.rule}: ${d.count}`);
     for (const [field, n] of Object.entries(r.filled)) if (n) lines.push(`  filled in ${field}: ${n}`);
     for (const [field, n] of Object.entries(r.coercionFailures)) if (n) lines.push(`  not a valid ${field} (now missing): ${n}`);
+    if (plan.firstRejects?.length) {
+      lines.push(`  first rejected (all with \`import dry-run ${basename(job.path)} --rejects rejects.csv\`):`);
+      for (const x of plan.firstRejects) lines.push(`    ${formatReject(x)}`);
+    }
   }
   return lines.join('\n');
 }

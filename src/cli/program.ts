@@ -22,15 +22,14 @@ import { configCommand } from './commands/config.js';
 import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { reviewCommand } from './commands/review.js';
-
-/** The package version, printed by --version. */
-export const VERSION = '0.1.0';
+import { completionCommand, completionServerCommands } from './commands/completion.js';
+import { packageVersion } from './version.js';
 
 /** Builds the whole program; `deps.settings` is resolved before any action runs. */
 export function buildProgram(deps: Deps): Command {
   const program = new Command('import')
     .description('Drive import jobs on the Data Import Job Service: start, configure, review and run them from flags or a YAML job file, against the service or offline with the embedded engine.')
-    .version(VERSION, '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .option('--base-url <url>', 'service root; /public/client-side/v1 is appended (env IMPORT_BASE_URL)')
     .option('--api-key <key>', 'API key sent as x-api-key (env IMPORT_API_KEY); never printed')
     .option('--profile <name>', 'profile from the config file (env IMPORT_PROFILE)')
@@ -60,9 +59,11 @@ export function buildProgram(deps: Deps): Command {
   ]) {
     program.addCommand(configure(make(deps), deps));
   }
-  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, serveCommand]) {
+  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, serveCommand, completionCommand]) {
     program.addCommand(configure(make(deps), deps));
   }
+  // Called by the completion scripts on every Tab; hidden from help.
+  for (const command of completionServerCommands(deps)) program.addCommand(configure(command, deps), { hidden: true });
   return withExamples(program, [
     'JOB=$(import start --pipeline customers --file customers.csv) && import fields get "$JOB"',
     'import fields update "$JOB" --map "First Name=firstName" && import run "$JOB" --wait',

@@ -8,11 +8,12 @@ import { basename } from 'node:path';
 import { DATA_TYPES, type DataType, type JobResources } from '../contract/index.js';
 import { isMissing } from '../engine/missing.js';
 import type { InputMetadata } from '../engine/pipeline.js';
-import { SAMPLE_ROWS } from '../engine/types.js';
+import { SAMPLE_ROWS, type InputSource } from '../engine/types.js';
 import { ReviewRequiredError, UsageError } from '../errors.js';
 import { sameValue } from '../jobfile/translate.js';
 import type { JobFile, JobFileConfig } from '../jobfile/types.js';
 import type { IO } from './io.js';
+import type { JobInputDeps } from './job-input.js';
 import type { PromptChoice, Prompter } from './prompter.js';
 
 /** What the review shows about one input column. */
@@ -57,12 +58,19 @@ const SAMPLE_WIDTH = 32;
 /**
  * Reads up to `perColumn` distinct sample values per column from the job's local input, with
  * the missing count and unique ratio over the first SAMPLE_ROWS rows (the engine's own sample,
- * with its definition of missing). A Google Sheets input has no local rows: no samples, a note.
+ * with its definition of missing). A Google Sheet is read from its link (once per process); when that
+ * fails, the samples are empty with a note saying why.
  */
-export async function readColumnSamples(job: JobFile, sheet?: string, perColumn = 5): Promise<ColumnSamples> {
-  if (job.input.googleSheet) return { rows: 0, capped: false, columns: {}, note: 'no sample values: the input is a Google Sheet' };
+export async function readColumnSamples(job: JobFile, sheet?: string, perColumn = 5, deps?: JobInputDeps): Promise<ColumnSamples> {
   const { openJobInput } = await import('./job-input.js');
-  const source = await openJobInput(job);
+  let source: InputSource;
+  try {
+    source = await openJobInput(job, deps);
+  } catch (error) {
+    // A Google Sheet the service can read but this machine cannot (network, sharing) still gets its review, without samples.
+    if (!job.input.googleSheet) throw error;
+    return { rows: 0, capped: false, columns: {}, note: `no sample values: ${(error as Error).message}` };
+  }
   let chosen = sheet;
   if (chosen === undefined) chosen = (await source.sheets())?.[0]?.name;
   const table = await source.open({ sheet: chosen, lenient: true });

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'invalid_input'
   | 'job_failed'
   | 'unavailable'
+  | 'bad_gateway'
   | 'internal';
 
 /** A request the service refuses, answered as `{"error": {"code", "message"}}` with `status`. */

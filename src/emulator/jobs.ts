@@ -16,7 +16,8 @@ import { startWebhookBody } from '../engine/metadata.js';
 import { currentBodies } from '../jobfile/translate.js';
 import { checkConfiguration } from './check-config.js';
 import { StoppedError, type Executor } from './executor.js';
-import { conflict, HttpError, invalidBody, invalidValue, jobNotFound } from './http-error.js';
+import { ImportError, UsageError } from '../errors.js';
+import { conflict, HttpError, invalidBody, invalidValue, jobNotFound, tooLarge } from './http-error.js';
 import { readStartForm } from './multipart.js';
 import type { JobRecord, JobStore, WebhookRecord } from './store.js';
 import { TaskError, type RunTaskResult, type SetupSpec, type SuggestResult } from './task-protocol.js';
@@ -43,6 +44,8 @@ export interface JobServiceOptions {
   /** Script id -> absolute path of its ES module (from --scripts). */
   scripts: Map<string, string>;
   maxUpload: number;
+  /** Where Google Sheets links are exported from (IMPORT_SHEETS_BASE_URL; Google's by default) and the per-request timeout for it. */
+  sheets: { baseUrl?: string; timeoutMs?: number };
   webhookRetry: RetryPolicy;
   /** Most runs processed at once; more wait their turn (still `running`). */
   maxConcurrentRuns: number;
@@ -103,6 +106,8 @@ export class JobService {
       let input: JobRecord['input'];
       if (upload.file) {
         input = { path: relative(store.dataDir, upload.file.path), name: upload.file.fileName, kind: 'file', size: upload.file.size };
+      } else if (form.gsUrl !== undefined) {
+        input = await this.fetchSheet(form.gsUrl, form.gsSheetName as string, inputDir);
       } else {
         // Inline rows are stored as a JSON file, read like any JSON input; their metadata key is `jsonData`.
         const path = join(inputDir, 'jsonData.json');
@@ -147,6 +152,28 @@ export class JobService {
     return { jobId };
   }
 
+  /**
+   * Downloads the workbook of a Google Sheets link into the job's input folder, under the upload limit:
+   * it is then the job's input as an upload would be, keyed by the sheet name (engine.md). Google's
+   * refusals are 422, the limit 413, an unreachable or failing Google 502.
+   */
+  private async fetchSheet(url: string, sheet: string, inputDir: string): Promise<JobRecord['input']> {
+    const { downloadSheetsWorkbook, SheetsTooLargeError, DEFAULT_SHEETS_BASE_URL, DEFAULT_SHEETS_TIMEOUT_MS } = await import('../engine/read/google-sheet.js');
+    try {
+      const book = await downloadSheetsWorkbook(url, {
+        baseUrl: this.o.sheets.baseUrl ?? DEFAULT_SHEETS_BASE_URL, timeoutMs: this.o.sheets.timeoutMs ?? DEFAULT_SHEETS_TIMEOUT_MS,
+        maxBytes: this.o.maxUpload, path: join(inputDir, 'google-sheet.xlsx'),
+        signal: this.stopController.signal, fallback: 'upload it as "files"',
+      });
+      return { path: relative(this.o.store.dataDir, book.path), name: sheet, kind: 'googleSheet', size: book.size, googleSheet: { url, sheet, display: book.display } };
+    } catch (e) {
+      if (e instanceof SheetsTooLargeError) throw tooLarge(`The Google Sheet's workbook is over this service's upload limit of ${this.o.maxUpload} bytes (--max-upload).`);
+      if (e instanceof UsageError) throw new HttpError(422, 'invalid_input', e.message);
+      if (e instanceof ImportError) throw new HttpError(502, 'bad_gateway', e.message);
+      throw e;
+    }
+  }
+
   /** The pipeline among those given whose expected fields the input's columns cover best, and its suggestions. */
   private async choosePipeline(record: JobRecord): Promise<{ pipelineId: string | null; schema: PipelineSchema | null; suggestion: SuggestResult }> {
     const ids = record.form.pipelineIds;
@@ -179,7 +206,10 @@ export class JobService {
   /** The engine setup of a job (its current sheet unless another is given). */
   private setupOf(record: JobRecord, over: { schema?: PipelineSchema | null; sheet?: string | null } = {}): SetupSpec {
     return {
-      input: { path: this.o.store.resolve(record.input.path), name: record.input.name },
+      input: {
+        path: this.o.store.resolve(record.input.path), name: record.input.name,
+        ...(record.input.googleSheet && { googleSheet: { sheet: record.input.googleSheet.sheet, display: record.input.googleSheet.display } }),
+      },
       schema: over.schema !== undefined ? over.schema : record.schema,
       sheet: over.sheet !== undefined ? over.sheet : (record.resources?.sheet?.sheetSelection.selected ?? null),
       preScripts: record.form.scripts,
@@ -459,9 +489,6 @@ function checkDataInput(form: StartFields, hasFile: boolean): void {
   const given = [hasFile && 'files', form.gsUrl !== undefined && 'gsUrl', form.jsonData !== undefined && 'jsonData'].filter(Boolean);
   if (given.length === 0) throw invalidBody('The start form has no data input; send exactly one of: a file part "files", gsUrl with gsSheetName, or jsonData.');
   if (given.length > 1) throw invalidBody(`The start form has ${given.length} data inputs (${given.join(', ')}); send exactly one.`);
-  if (form.gsUrl !== undefined) {
-    throw invalidValue('This local service cannot fetch Google Sheets (it works offline); export the sheet to CSV or XLSX and upload it as "files", or send its rows as jsonData.');
-  }
 }
 
 /** How well a suggestion covers its pipeline's expected fields. */

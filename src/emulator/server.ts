@@ -39,6 +39,8 @@ export interface ServerOptions {
   /** Accepted `x-api-key` values; empty: any key is accepted. */
   apiKeys?: string[];
   maxUpload?: number;
+  /** Google Sheets links: the export base (default Google's) and the per-request timeout (default 30 s, as the CLI's). */
+  sheets?: { baseUrl?: string; timeoutMs?: number };
   webhookRetry?: Partial<RetryPolicy>;
   executor?: ExecutorOptions;
   maxConcurrentRuns?: number;
@@ -96,6 +98,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     schemas: options.schemas ?? new Map(),
     scripts: options.scriptsDir ? await scriptModules(options.scriptsDir) : new Map(),
     maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
+    sheets: options.sheets ?? {},
     webhookRetry: { ...DEFAULT_RETRY, ...options.webhookRetry },
     maxConcurrentRuns: options.maxConcurrentRuns ?? 8,
     log,

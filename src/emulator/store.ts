@@ -4,7 +4,8 @@
  * outputs in `output/`. Jobs are held in memory; the files let them survive a restart.
  *
  *   <data-dir>/jobs/<jobId>/job.json          the job: form, state, configuration, result
- *   <data-dir>/jobs/<jobId>/input/<file name> the upload as received (jsonData as jsonData.json)
+ *   <data-dir>/jobs/<jobId>/input/<file name> the upload as received (jsonData as jsonData.json,
+ *                                             a Google Sheets link's workbook as google-sheet.xlsx)
  *   <data-dir>/output/<destinationFileName or <jobId>.csv|.xlsx>
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -57,7 +58,11 @@ export interface JobRecord {
   pipelineId: string | null;
   /** The chosen pipeline's schema as it was at start (null: unknown pipeline, identity suggestions). */
   schema: PipelineSchema | null;
-  input: { path: string; name: string; kind: 'file' | 'jsonData'; size: number };
+  input: {
+    path: string; name: string; kind: 'file' | 'jsonData' | 'googleSheet'; size: number;
+    /** A Google Sheets input: the link and sheet given to start; `path` holds the workbook fetched then. */
+    googleSheet?: { url: string; sheet: string; display: string };
+  };
   /** preColumnMapping script id -> absolute module path, resolved at start. */
   localScripts: Record<string, string>;
   /** The read bodies: suggestions until updates replace them. */

@@ -9,8 +9,10 @@ import type { ColumnTypes } from './updates.js';
 export interface InputSpec {
   /** Absolute path of the stored input (the upload, or jsonData written as a JSON file). */
   path: string;
-  /** Key of the start-webhook metadata and of the column mapping: the file's base name, or `jsonData`. */
+  /** Key of the start-webhook metadata and of the column mapping: the file's base name, `jsonData`, or the sheet name. */
   name: string;
+  /** A Google Sheets input: `path` is its workbook, of which only `sheet` is read. */
+  googleSheet?: { sheet: string; display: string };
 }
 
 /** Everything the engine needs about a job besides its configuration, as plain data. */

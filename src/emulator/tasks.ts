@@ -5,6 +5,8 @@
  */
 import type { DataType, JobResources } from '../contract/index.js';
 import { analyzeJob, runJob, type JobSetup } from '../engine/pipeline.js';
+import { stat } from 'node:fs/promises';
+import { googleSheetSource } from '../engine/read/google-sheet.js';
 import { openInput } from '../engine/read/index.js';
 import { inferDataType } from '../engine/suggest.js';
 import { SAMPLE_ROWS, type InputSource, type Row } from '../engine/types.js';
@@ -61,7 +63,11 @@ async function run(task: Extract<Task, { kind: 'run' }>): Promise<RunTaskResult>
 }
 
 async function makeSetup(spec: SetupSpec, warnings: string[], tap?: SampleTap): Promise<JobSetup> {
-  let input = named(await openInput({ file: spec.input.path }), spec.input.name);
+  const { path, googleSheet } = spec.input;
+  const source = googleSheet
+    ? googleSheetSource({ path, size: (await stat(path)).size, display: googleSheet.display }, googleSheet.sheet)
+    : await openInput({ file: path });
+  let input = named(source, spec.input.name);
   if (tap) input = tap.wrap(input);
   return {
     input,

@@ -3,6 +3,7 @@
  * the input, gathered while the rows stream past, and the run webhook's data table.
  */
 import type { DataType, JobResources, RunWebhookBody, StartWebhookBody } from '../contract/index.js';
+import { isIndexLikeKey, orderedObject } from '../contract/json.js';
 import { isMissing } from './missing.js';
 import { SAMPLE_ROWS, type Batch, type Value } from './types.js';
 
@@ -49,12 +50,10 @@ export class MetadataCollector {
   /** The metadata so far; `uniqueRatio` is rounded to 4 decimals (0 when there are no rows). */
   result(): StartMetadata {
     const considered = Math.min(this.rows, this.limit);
-    const uniqueRatio: Record<string, number> = {};
-    const missingRowIndices: Record<string, number[]> = {};
-    this.columns.forEach((column, c) => {
-      uniqueRatio[column] = considered === 0 ? 0 : Math.round((this.distinct[c].size / considered) * 10_000) / 10_000;
-      missingRowIndices[column] = [...this.missing[c]];
-    });
+    // Keyed by column names, which may be `__proto__` or `"1962"`: kept as own keys in column order.
+    const uniqueRatio = keyedObject(this.columns.map((column, c): [string, number] =>
+      [column, considered === 0 ? 0 : Math.round((this.distinct[c].size / considered) * 10_000) / 10_000]));
+    const missingRowIndices = keyedObject(this.columns.map((column, c): [string, number[]] => [column, [...this.missing[c]]]));
     return {
       dataLength: { [this.sourceName]: this.rows },
       inputColumns: { [this.sourceName]: [...this.columns] },
@@ -90,8 +89,7 @@ export class DataTableCollector {
 
   /** The run webhook body: header row then value rows; columns with no type are `rich_text`. */
   body(jobId: string, columns: string[], types: (DataType | undefined)[]): RunWebhookBody {
-    const dataTypes: Record<string, DataType> = {};
-    columns.forEach((column, i) => { dataTypes[column] = types[i] ?? 'rich_text'; });
+    const dataTypes = keyedObject(columns.map((column, i): [string, DataType] => [column, types[i] ?? 'rich_text']));
     return { jobId, dataTable: [[...columns], ...this.rows], dataTypes };
   }
 }
@@ -101,3 +99,15 @@ function toCell(value: Value | undefined): string | number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   return isMissing(value) ? null : (value as string);
 }
+
+/**
+ * An object keyed by column names in column order: a plain one when no name needs care, else
+ * orderedObject's (which keeps `__proto__` as a key and remembers where `"1962"` was written).
+ */
+function keyedObject<T>(pairs: [string, T][]): Record<string, T> {
+  if (pairs.some(([key]) => key === '__proto__' || isIndexLikeKey(key))) return orderedObject(pairs);
+  const object: Record<string, T> = {};
+  for (const [key, value] of pairs) object[key] = value;
+  return object;
+}
+

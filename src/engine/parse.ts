@@ -206,25 +206,95 @@ export function looksLikeSlashDate(text: string): boolean {
 }
 
 /**
- * Decides a column's slash-date order from its values: day-first when a value's first part is
- * over 12. The first value that proves an order decides (a second part over 12 proves month-first),
- * which is what the data-type step can do while streaming; with no proving value, month-first.
+ * Decides a column's slash-date order from its values (engine.md step 5): day-first when any slash
+ * value has a first part over 12, anywhere in the column; else month-first.
  */
 export function detectDayFirst(values: Iterable<unknown>): boolean {
   for (const value of values) {
-    if (typeof value !== 'string') continue;
-    const order = slashDateOrder(value);
-    if (order === 'dayFirst') return true;
-    if (order === 'monthFirst') return false;
+    if (typeof value === 'string' && slashDateOrder(value) === 'dayFirst') return true;
   }
   return false;
+}
+
+/** English month names, full and abbreviated (`sept` too), lower case, to their number. */
+const MONTHS = new Map<string, number>();
+['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+  .forEach((name, i) => { MONTHS.set(name, i + 1); MONTHS.set(name.slice(0, 3), i + 1); });
+MONTHS.set('sept', 9);
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** The month an English month name in `text[from, to)` names, any case, or 0. */
+function monthOf(text: string, from: number, to: number): number {
+  const length = to - from;
+  if (length < 3 || length > 9) return 0;
+  return MONTHS.get(text.slice(from, to).toLowerCase()) ?? 0;
+}
+
+/** Where spaces starting at `i` end. */
+function spacesEnd(text: string, i: number, end: number): number {
+  while (i < end && text.charCodeAt(i) === SPACE) i++;
+  return i;
+}
+
+/**
+ * The date part of an English month-name date, or undefined: `Jun 12 1998`, `June 12, 1998`
+ * (month first, spaces, an optional comma after the day), `12 Jun 1998`, `12 June 1998`,
+ * `12-Jun-1998` (day first, spaces or hyphens). An abbreviation may end with a period (`Jun.`).
+ */
+function monthNameDate(text: string, i: number, end: number): { year: number; month: number; day: number; p: number } | undefined {
+  let month: number;
+  let day: number;
+  let p: number;
+  if (isLetter(text.charCodeAt(i))) {
+    let m = i;
+    while (m < end && isLetter(text.charCodeAt(m))) m++;
+    month = monthOf(text, i, m);
+    if (month === 0) return undefined;
+    if (text.charCodeAt(m) === DOT && m - i <= 4) m++;
+    const d = spacesEnd(text, m, end);
+    if (d === m) return undefined;
+    const e = digitsEnd(text, d, end);
+    if (e - d < 1 || e - d > 2) return undefined;
+    day = intOf(text, d, e);
+    p = e;
+    if (text.charCodeAt(p) === COMMA) p++;
+    const y = spacesEnd(text, p, end);
+    if (y === p) return undefined;
+    p = y;
+  } else {
+    const e = digitsEnd(text, i, end);
+    if (e - i < 1 || e - i > 2) return undefined;
+    day = intOf(text, i, e);
+    const hyphen = text.charCodeAt(e) === MINUS;
+    const m = hyphen ? e + 1 : spacesEnd(text, e, end);
+    if (m === e) return undefined;
+    let n = m;
+    while (n < end && isLetter(text.charCodeAt(n))) n++;
+    month = monthOf(text, m, n);
+    if (month === 0) return undefined;
+    if (text.charCodeAt(n) === DOT && n - m <= 4) n++;
+    if (hyphen) {
+      if (text.charCodeAt(n) !== MINUS) return undefined;
+      p = n + 1;
+    } else {
+      p = spacesEnd(text, n, end);
+      if (p === n) return undefined;
+    }
+  }
+  const e = digitsEnd(text, p, end);
+  if (e - p !== 4) return undefined; // two-digit years are refused, as for slash dates
+  return { year: intOf(text, p, e), month, day, p: e };
 }
 
 /**
  * Parses date text as engine.md step 5 describes: ISO 8601 (`2024-03-05`, `2024-03-05T14:22`,
  * `2024-03-05 14:22:10`, fractions, `Z` or `±hh:mm`), `YYYY/MM/DD`, and `MM/DD/YYYY` or
- * `DD/MM/YYYY` (per `dayFirst`), each with an optional `HH:mm[:ss]`. Returns `undefined` for other
- * text and for dates the calendar does not have (`2024-02-30`).
+ * `DD/MM/YYYY` (per `dayFirst`), English month names (`Jun 12 1998`, `June 12, 1998`,
+ * `12 Jun 1998`, `12-Jun-1998`, any case), each with an optional `HH:mm[:ss]`. Returns `undefined`
+ * for other text and for dates the calendar does not have (`2024-02-30`).
  */
 export function parseDate(text: string, dayFirst = false): DateParts | undefined {
   let i = 0;
@@ -233,13 +303,18 @@ export function parseDate(text: string, dayFirst = false): DateParts | undefined
   while (end > i && isSpace(text.charCodeAt(end - 1))) end--;
   const e1 = digitsEnd(text, i, end);
   const n1 = e1 - i;
-  if (n1 === 0 || e1 >= end) return undefined;
+  if (e1 >= end) return undefined;
   const separator = text.charCodeAt(e1);
   let year: number;
   let month: number;
   let day: number;
   let p: number;
-  if (n1 === 4 && (separator === MINUS || separator === SLASH)) {
+  if (n1 === 0 || ((n1 === 1 || n1 === 2) && (separator === SPACE || (separator === MINUS && isLetter(text.charCodeAt(e1 + 1)))))) {
+    // English month names: `Jun 12 1998`, `12 June 1998`, `12-Jun-1998`.
+    const named = monthNameDate(text, i, end);
+    if (!named) return undefined;
+    ({ year, month, day, p } = named);
+  } else if (n1 === 4 && (separator === MINUS || separator === SLASH)) {
     // YYYY-MM-DD or YYYY/MM/DD; one-digit month and day are tolerated (`2024-3-5`).
     const e2 = digitsEnd(text, e1 + 1, end);
     if (e2 - e1 - 1 < 1 || e2 - e1 - 1 > 2 || text.charCodeAt(e2) !== separator) return undefined;

@@ -15,6 +15,8 @@ import {
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
+import { RejectOrderer, releaseRejectsAfter, type RejectSink } from './rejects.js';
+import { Profiler, type ColumnProfile } from './profile.js';
 import type { ParallelFallback as ParallelFallbackClass, runParallel as RunParallel, WorkerPool } from './parallel/run.js';
 
 /** The start-webhook metadata of an input, keyed by its name. */
@@ -53,6 +55,8 @@ export interface RunResult extends Analysis {
   columns: string[];
   /** The run-webhook body, when `collectDataTable` was asked for. */
   runWebhook?: Omit<RunWebhookBody, 'jobId'>;
+  /** The output columns' profile, when `profile` was asked for. */
+  profile?: ColumnProfile[];
 }
 
 /** Options of `runJob` beyond the setup. */
@@ -61,6 +65,10 @@ export interface RunOptions {
   configure: (resources: JobResources) => Required<JobConfig> | Promise<Required<JobConfig>>;
   output?: { path: string; format: 'csv' | 'excel' };
   collectDataTable?: boolean;
+  /** Receives every rejected row and emptied cell, in input-row order (rejects.ts). */
+  rejects?: RejectSink;
+  /** Profile the output columns (profile.ts), for the HTML report. */
+  profile?: boolean;
 }
 
 /** Derives the suggestions and the start metadata (reads the whole input once, counting rows). */
@@ -91,7 +99,7 @@ async function runJobWith(
   parallel: { pool: WorkerPool; runParallel: typeof RunParallel; ParallelFallback: typeof ParallelFallbackClass } | undefined,
 ): Promise<RunResult> {
   const report = emptyReport();
-  const opened = await openJob(setup, report);
+  const opened = await openJob(setup, report, options);
   const bodies = await options.configure(opened.resources);
   if (opened.sheets && bodies.sheet && bodies.sheet !== opened.selectedSheet) {
     // The configuration chose another sheet than the one read: start over on that sheet.
@@ -106,14 +114,14 @@ async function runJobWith(
     try {
       const done = await runParallel({
         input: setup.input, columns: opened.table.columns, sample: opened.sample, config, ctx: opened.ctx, report,
-        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress,
+        metadata: opened.metadata, lenient: Boolean(setup.lenient), onProgress: setup.onProgress, sendRows: Boolean(options.rejects), profile: Boolean(options.profile),
         output: options.output, collectDataTable: Boolean(options.collectDataTable), closeInput: opened.close, pool,
       });
       if (done) {
         trace('engine: 2 threads');
         return {
           resources: opened.resources, metadata: opened.metadata.result(), sheets: opened.sheets,
-          bodies, config, report, columns: done.columns, runWebhook: done.runWebhook,
+          bodies, config, report, columns: done.columns, runWebhook: done.runWebhook, profile: done.profile,
         };
       }
       await pool.terminate(); // not taken: the workers go now rather than idle through the run
@@ -131,7 +139,7 @@ async function runJobWith(
           if (i >= 0) given.splice(i, 1);
           else warn(message);
         },
-      }, emptyReport());
+      }, emptyReport(), options);
       return runRest(again, bodies, config, options);
     }
   }
@@ -157,15 +165,25 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
   const report = ctx.report;
   const rest = STEPS.slice(STEPS.findIndex((s) => s.name === 'map'));
   let table: Table = opened.table;
-  for (const step of rest) table = await step.apply(table, config, ctx);
+  for (const step of rest) {
+    table = await step.apply(table, config, ctx);
+    if (step.name === 'types' && ctx.rejects) {
+      // Every step that rejects runs from here on: see releaseRejectsAfter.
+      ctx.rejects.begin(table.columns);
+      table = releaseRejectsAfter(table, ctx.rejects);
+    }
+  }
 
   const collector = options.collectDataTable ? new DataTableCollector() : undefined;
+  const profiler = options.profile ? new Profiler(table.columns, table.types) : undefined;
   const counted = tap(table, (batch) => {
     report.rowsOut += batch.rows.length;
     collector?.push(batch);
+    profiler?.push(batch);
   });
   if (options.output) await writeTable(counted, options.output.path, options.output.format, ctx.warn);
   else for await (const _ of counted.batches) { /* drain */ }
+  ctx.rejects?.release();
 
   return {
     resources: opened.resources,
@@ -176,6 +194,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
     report,
     columns: table.columns,
     runWebhook: collector?.body('', table.columns, table.types),
+    profile: profiler?.result(),
   };
 }
 
@@ -193,7 +212,7 @@ interface OpenedJob {
 }
 
 /** Opens the input, runs the steps before mapping, and derives the suggestions from a sample. */
-async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
+async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOptions, 'rejects'>): Promise<OpenedJob> {
   const warn = setup.warn ?? (() => {});
   const ctx: StepContext = {
     schema: setup.schema ?? emptySchema(),
@@ -201,6 +220,7 @@ async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
     strictScripts: Boolean(setup.strictScripts),
     loadScript: (id) => loadScript(id, setup.localScripts ?? {}),
     warn: (message) => { report.warnings.push(message); warn(message); },
+    rejects: options?.rejects ? new RejectOrderer(options.rejects) : undefined,
   };
   const sheets = await setup.input.sheets();
   let sheetSelection: SheetSelectionRead['sheetSelection'] | null = null;
@@ -214,6 +234,16 @@ async function openJob(setup: JobSetup, report: Report): Promise<OpenedJob> {
     sheetSelection = { ...suggested, selected: selectedSheet };
   }
   const raw = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report, onProgress: setup.onProgress });
+  ctx.reopen = async (step, config) => {
+    // preColumnMapping scripts ran once over the whole input, which is in memory: not run again.
+    if ((setup.preScripts ?? []).length > 0) return undefined;
+    const scratch: StepContext = { ...ctx, report: emptyReport(), warn: () => {} };
+    let table: Table = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report: scratch.report });
+    for (const s of STEPS.slice(STEPS.findIndex((x) => x.name === 'map'), STEPS.findIndex((x) => x.name === step))) {
+      table = await s.apply(table, config, scratch);
+    }
+    return table;
+  };
 
   // Steps before mapping (sheet selection, preColumnMapping scripts) shape the columns that
   // suggestions are made for, so they run first; steps/index.ts still holds the one order.

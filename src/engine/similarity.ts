@@ -1,19 +1,25 @@
 /**
  * Name similarity between input columns and output fields (engine.md "Suggestions", mapping):
- * names are normalised (case, spaces, `_`, `-`, camelCase, accents), then common abbreviations
- * and synonyms are rewritten to one canonical spelling, then compared token by token.
+ * names are normalised (case, spaces, `_`, `-`, camelCase, accents), then the abbreviations and
+ * synonyms of the lexicon (lexicon.ts) are rewritten to one canonical spelling, then compared token
+ * by token.
  *
  * Scores, in [0, 1]:
  * - 1.0 when the names are equal once normalised (`firstName` = `first_name` = `FIRST NAME`,
  *   `E-mail` = `email`);
  * - 0.95 when they are equal once synonyms are applied (`E-mail Address` = `email`, `Qty` =
- *   `quantity`, `Tel` = `phone`, `created_at` = `Created`), in any token order;
- * - otherwise 0.9 × a soft Dice coefficient over the canonical tokens, where two tokens score 1
- *   when equal, 0.8 when related (`date`/`created`, `amount`/`total`), 0.7 when one is a prefix
- *   abbreviation of the other (`cat`/`category`), and their edit-distance similarity when that is
- *   at least 0.75 (typos: `adress`/`address`). The 0.9 factor keeps partial matches below
+ *   `quantity`, `lng` = `longitude`, `created_at` = `Created`), in any token order;
+ * - otherwise 0.9 × a weighted soft Dice coefficient over the canonical tokens (the mean of it and
+ *   1 when every word of one name is in the other: `delay` in `arr_delay_min`), where two tokens
+ *   score 1 when equal, 0.85 when one is the initials of a run of the other's words (`rt` /
+ *   `Rotten Tomatoes`), 0.8 when related (`date`/`created`, `team`/`club`), 0.7 when one is a
+ *   prefix abbreviation of the other (`cat`/`category`), 0.6 when one is a shorter abbreviation
+ *   spelled with the other's letters in order (`ttl`/`total`, `yr`/`year`), and their edit-distance
+ *   similarity when that is at least 0.75 (typos: `adress`/`address`). Units and generic words
+ *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). The 0.9 factor keeps partial matches below
  *   synonym matches.
  */
+import { QUALIFIER_WEIGHTS, RELATED_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './lexicon.js';
 
 /** Score of names equal once normalised. */
 export const EXACT_SCORE = 1;
@@ -21,84 +27,15 @@ export const EXACT_SCORE = 1;
 export const SYNONYM_SCORE = 0.95;
 /** Factor applied to partial (token overlap) matches. */
 const PARTIAL_FACTOR = 0.9;
+const ACRONYM_TOKEN = 0.85;
 const RELATED_TOKEN = 0.8;
 const PREFIX_TOKEN = 0.7;
+const ABBREVIATION_TOKEN = 0.6;
 const MIN_TYPO_SIMILARITY = 0.75;
-
-// Multi-token phrases rewritten before single tokens (on plural-stripped raw tokens).
-const RAW_PHRASES: [string[], string[]][] = [
-  [['e', 'mail'], ['email']],
-  [['zip', 'code'], ['postal', 'code']],
-  [['post', 'code'], ['postal', 'code']],
-  [['date', 'of', 'birth'], ['birth', 'date']],
-  [['birth', 'day'], ['birth', 'date']],
-  [['given', 'name'], ['first', 'name']],
-  [['family', 'name'], ['last', 'name']],
-  [['creation', 'date'], ['created']],
-  [['creation', 'time'], ['created']],
-];
-
-// Single tokens (plural-stripped) rewritten to their canonical spelling.
-const TOKEN_SYNONYMS: Record<string, string[]> = {
-  mail: ['email'], emailaddress: ['email'], emailaddr: ['email'], emailid: ['email'],
-  qty: ['quantity'], qnty: ['quantity'],
-  tel: ['phone'], telephone: ['phone'], mobile: ['phone'], cell: ['phone'], cellphone: ['phone'],
-  phonenumber: ['phone'], phoneno: ['phone'], telno: ['phone'], mob: ['phone'],
-  amt: ['amount'],
-  addr: ['address'], adr: ['address'],
-  desc: ['description'], descr: ['description'],
-  identifier: ['id'], key: ['id'], ids: ['id'],
-  num: ['number'], no: ['number'], nr: ['number'], nbr: ['number'], nro: ['number'],
-  nation: ['country'], ctry: ['country'], cntry: ['country'],
-  creation: ['created'], create: ['created'],
-  dob: ['birth', 'date'], birthdate: ['birth', 'date'], birthday: ['birth', 'date'],
-  zip: ['postal', 'code'], zipcode: ['postal', 'code'], postcode: ['postal', 'code'], postalcode: ['postal', 'code'],
-  fname: ['first', 'name'], firstname: ['first', 'name'], forename: ['first', 'name'], givenname: ['first', 'name'],
-  lname: ['last', 'name'], lastname: ['last', 'name'], surname: ['last', 'name'], familyname: ['last', 'name'],
-  fullname: ['full', 'name'],
-  dt: ['date'],
-  cust: ['customer'],
-  org: ['organization'], organisation: ['organization'],
-  sex: ['gender'],
-  pct: ['percent'], percentage: ['percent'],
-  modified: ['updated'], update: ['updated'],
-};
-
-// Phrases rewritten after single tokens (on canonical tokens).
-const CANONICAL_PHRASES: [string[], string[]][] = [
-  [['e', 'email'], ['email']],
-  [['email', 'address'], ['email']],
-  [['phone', 'number'], ['phone']],
-  [['created', 'date'], ['created']],
-  [['date', 'created'], ['created']],
-  [['created', 'time'], ['created']],
-  [['created', 'timestamp'], ['created']],
-  [['updated', 'date'], ['updated']],
-  [['date', 'updated'], ['updated']],
-  [['last', 'updated'], ['updated']],
-];
-
-// Words that carry no meaning in a column name (`created_at` = `created`, `date of birth`).
-const STOPWORDS = new Set(['of', 'the', 'at', 'on', 'a', 'an', 'in', 'by']);
-
-// Related but not equivalent tokens: a partial match (RELATED_TOKEN).
-const RELATED = new Set(
-  [
-    ['created', 'date'], ['created', 'timestamp'], ['date', 'timestamp'], ['date', 'time'], ['updated', 'date'],
-    ['id', 'number'], ['id', 'code'],
-    ['amount', 'total'], ['amount', 'value'], ['amount', 'price'], ['amount', 'sum'],
-    ['quantity', 'count'],
-    ['name', 'title'],
-    ['description', 'note'], ['description', 'comment'], ['note', 'comment'],
-    ['address', 'street'],
-    ['company', 'organization'],
-    ['city', 'town'], ['state', 'province'], ['state', 'region'],
-  ].map(([a, b]) => pairKey(a, b)),
-);
-
-function pairKey(a: string, b: string): string {
-  return a < b ? `${a}|${b}` : `${b}|${a}`;
-}
+// Weight of a number in a partial match with a name without numbers: `col_5` and `field 5` share little.
+const NUMBER_WEIGHT = 0.5;
+// Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
+const MAX_REWRITE_PASSES = 4;
 
 /** A name prepared once for many comparisons. */
 export interface PreparedName {
@@ -108,24 +45,77 @@ export interface PreparedName {
   joined: string;
   /** Canonical tokens: plurals stripped, synonyms applied, stopwords removed. */
   canonical: string[];
+  /** Weight of each canonical token in a partial match (1, less for units and generic words). */
+  weights: number[];
   /** The canonical tokens sorted and joined, for the order-insensitive synonym comparison. */
   canonicalKey: string;
   /** The canonical tokens joined without separators (`zip code` and `zipcode` agree). */
   canonicalJoined: string;
+  /** The numbers in the name, sorted and joined (empty when none). */
+  numbers: string;
 }
 
 /** Splits a name into lower-case tokens: camelCase, letter/digit boundaries, any non-alphanumeric. */
 export function nameTokens(name: string): string[] {
+  // Plain ASCII names (most headers) take a scanner that does what expressionTokens does, ~10x faster.
+  if (/^[\x20-\x7e]*$/.test(name)) return asciiTokens(name);
+  return expressionTokens(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''));
+}
+
+/** nameTokens by regular expressions, for any text (accents already removed). */
+export function expressionTokens(name: string): string[] {
   const spaced = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
     .replace(/#/g, ' number ')
+    .replace(/%/g, ' percent ')
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
     .replace(/(\p{L})(\p{N})/gu, '$1 $2')
     .replace(/(\p{N})(\p{L})/gu, '$1 $2')
     .toLowerCase();
   return spaced.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+}
+
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+
+function charKind(c: number): number {
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  return OTHER;
+}
+
+/** nameTokens for printable ASCII: split at other characters, camelCase, `HTTPStatus`, letters/digits. */
+function asciiTokens(name: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  const flush = (end: number) => {
+    if (start >= 0) out.push(name.slice(start, end).toLowerCase());
+    start = -1;
+  };
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const kind = charKind(c);
+    if (kind === OTHER) {
+      flush(i);
+      if (c === 35) out.push('number'); // #
+      else if (c === 37) out.push('percent'); // %
+      continue;
+    }
+    if (start >= 0) {
+      const previous = charKind(name.charCodeAt(i - 1));
+      const boundary =
+        (kind === UPPER && previous !== UPPER) || // camelCase, digit then letter
+        (kind === UPPER && previous === UPPER && charKind(name.charCodeAt(i + 1)) === LOWER) || // HTTPStatus
+        ((kind === DIGIT) !== (previous === DIGIT)); // letters and digits
+      if (boundary) flush(i);
+    }
+    if (start < 0) start = i;
+  }
+  flush(name.length);
+  return out;
 }
 
 /** A name in snake_case after normalisation (`E-mail Address` → `e_mail_address`). */
@@ -146,8 +136,10 @@ export function prepareName(name: string): PreparedName {
     tokens,
     joined: tokens.join(''),
     canonical,
+    weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
+    numbers: canonical.filter(isNumber).sort().join(' '),
   };
 }
 
@@ -161,25 +153,89 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
   if (a.joined.length > 0 && a.joined === b.joined) return EXACT_SCORE;
   if (a.canonical.length === 0 || b.canonical.length === 0) return 0;
   if (a.canonicalKey === b.canonicalKey || a.canonicalJoined === b.canonicalJoined) return SYNONYM_SCORE;
-  let total = 0;
-  for (const t of a.canonical) total += bestTokenMatch(t, b.canonical);
-  for (const t of b.canonical) total += bestTokenMatch(t, a.canonical);
-  return (PARTIAL_FACTOR * total) / (a.canonical.length + b.canonical.length);
+  // Numbered names match only on the same numbers: `address 1` is not `address 2`.
+  if (a.numbers && b.numbers && a.numbers !== b.numbers) return 0;
+  const matchA = a.canonical.map((t) => bestTokenMatch(t, b.canonical));
+  const matchB = b.canonical.map((t) => bestTokenMatch(t, a.canonical));
+  creditAcronyms(a, b, matchA, matchB);
+  creditAcronyms(b, a, matchB, matchA);
+  const [sumA, weightA] = weighted(a.weights, matchA);
+  const [sumB, weightB] = weighted(b.weights, matchB);
+  const dice = (sumA + sumB) / (weightA + weightB);
+  // A name whose every word is in the other (`damage` in `Effect Amount of damage`, `delay` in
+  // `arr_delay_min`) is rated as the mean of Dice and 1: Dice alone (0.5) would rate it as low as
+  // two names sharing half their words.
+  const contained = matchA.every((m) => m === 1) || matchB.every((m) => m === 1);
+  return PARTIAL_FACTOR * (contained ? (dice + 1) / 2 : dice);
 }
 
-/** Similarity of two canonical tokens in [0, 1]. */
+/** Similarity of two canonical tokens in [0, 1] (acronyms of several tokens aside). */
 export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
-  if (RELATED.has(pairKey(a, b))) return RELATED_TOKEN;
+  if (RELATED.get(a)?.has(b)) return RELATED_TOKEN;
   // Digits only ever match exactly: `address 1` is not `address 2`.
-  if (/\d/.test(a) || /\d/.test(b)) return 0;
+  if (hasDigit(a) || hasDigit(b)) return 0;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length >= 3 && long.startsWith(short)) return PREFIX_TOKEN;
-  if (short.length >= 4) {
+  if (isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
+  // The edit distance is at least the difference in length: skip it when that alone rules a typo out.
+  if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length) {
     const similarity = 1 - levenshtein(a, b) / long.length;
     if (similarity >= MIN_TYPO_SIMILARITY) return similarity;
   }
   return 0;
+}
+
+/**
+ * Whether `short` abbreviates `long` by keeping some of its letters in order: same first letter,
+ * at most 60% of its length (`ttl`/`total`, `yr`/`year`, `lng`/`longitude`, `cvg`/`coverage`).
+ */
+function isAbbreviation(short: string, long: string): boolean {
+  if (short.length < 2 || long.length < 4 || short[0] !== long[0] || short.length > 0.6 * long.length) return false;
+  let j = 1;
+  for (let i = 1; i < short.length; i++) {
+    j = long.indexOf(short[i], j) + 1;
+    if (j === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Credits a token of `a` that spells the initials of a run of consecutive tokens of `b`
+ * (`rt` / `Rotten Tomatoes`): the token and the run both score ACRONYM_TOKEN, but only when then
+ * every word of both names has a match (short initials meet some run of a long name by chance).
+ */
+function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matchB: number[]): void {
+  const [ta, tb] = [a.canonical, b.canonical];
+  if (tb.length < 2) return;
+  let newA: number[] | undefined;
+  let newB: number[] | undefined;
+  ta.forEach((token, i) => {
+    if (token.length < 2 || token.length > tb.length || matchA[i] >= ACRONYM_TOKEN || hasDigit(token)) return;
+    for (let start = 0; start + token.length <= tb.length; start++) {
+      let k = 0;
+      while (k < token.length && tb[start + k][0] === token[k]) k++;
+      if (k < token.length) continue;
+      newA ??= [...matchA];
+      newB ??= [...matchB];
+      newA[i] = ACRONYM_TOKEN;
+      for (let j = start; j < start + token.length; j++) newB[j] = Math.max(newB[j], ACRONYM_TOKEN);
+      return;
+    }
+  });
+  // Unmatched qualifiers (`mm`, `name`) may remain; every full word must be matched.
+  const whole = (match: number[], weights: number[]) => match.every((m, i) => m > 0 || weights[i] < 1);
+  if (!newA || !newB || !whole(newA, a.weights) || !whole(newB, b.weights)) return;
+  newA.forEach((m, i) => { matchA[i] = m; });
+  newB.forEach((m, i) => { matchB[i] = m; });
+}
+
+/** Sum of weight × match, and sum of weights. */
+function weighted(weights: number[], matches: number[]): [number, number] {
+  let sum = 0;
+  let total = 0;
+  weights.forEach((w, i) => { sum += w * matches[i]; total += w; });
+  return [sum, total];
 }
 
 function bestTokenMatch(token: string, others: string[]): number {
@@ -192,28 +248,75 @@ function bestTokenMatch(token: string, others: string[]): number {
   return best;
 }
 
+// Words ending like plurals that are not (`species` is not `specy`).
+const NOT_PLURAL = new Set(['species', 'series', 'news', 'means', 'physics', 'economics', 'statistics', 'politics', 'headquarters']);
+
+// The lexicon as lookup tables: phrases (token sequences) → canonical tokens, longest first.
+interface Rewrite { from: string[]; to: string[] }
+const REWRITES: Map<string, Rewrite[]> = buildRewrites();
+const RELATED = buildRelated();
+const QUALIFIERS = new Map([...QUALIFIER_WEIGHTS].map(([word, weight]) => [stripPlural(word), weight]));
+
+function buildRelated(): Map<string, Set<string>> {
+  const related = new Map<string, Set<string>>();
+  const add = (a: string, b: string) => { const set = related.get(a) ?? new Set(); set.add(b); related.set(a, set); };
+  // Names reach the table plural-stripped (`fips` as `fip`), so its words must too.
+  for (const [a, b] of RELATED_PAIRS) { add(stripPlural(a), stripPlural(b)); add(stripPlural(b), stripPlural(a)); }
+  return related;
+}
+
+function isNumber(token: string): boolean {
+  return /^\d+$/.test(token);
+}
+
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) { const c = token.charCodeAt(i); if (c >= 48 && c <= 57) return true; }
+  return false;
+}
+
+function buildRewrites(): Map<string, Rewrite[]> {
+  const byFirst = new Map<string, Rewrite[]>();
+  for (const group of SYNONYM_GROUPS) {
+    const to = group[0].split(' ');
+    // The canonical spelling maps to itself, so `postal code` is not read as `postal` + `code`.
+    for (const variant of group) {
+      const from = variant.split(' ').map(stripPlural);
+      const list = byFirst.get(from[0]) ?? [];
+      list.push({ from, to });
+      byFirst.set(from[0], list);
+    }
+  }
+  for (const list of byFirst.values()) list.sort((x, y) => y.from.length - x.from.length);
+  return byFirst;
+}
+
+
 function canonicalise(tokens: string[]): string[] {
-  let out = rewritePhrases(tokens.map(stripPlural), RAW_PHRASES);
-  out = out.flatMap((t) => TOKEN_SYNONYMS[t] ?? [t]);
-  out = rewritePhrases(out, CANONICAL_PHRASES);
+  let out = tokens.map(stripPlural);
+  // Later passes join phrases that earlier rewrites completed (`mobile no` → `phone number` →
+  // `phone`); they rewrite phrases only, so a canonical word is never rewritten again.
+  for (let pass = 0; pass < MAX_REWRITE_PASSES; pass++) {
+    const next = rewrite(out, pass === 0 ? 1 : 2);
+    if (next === out) break;
+    out = next;
+  }
   return out.filter((t) => !STOPWORDS.has(t));
 }
 
-/** Strips an English plural so `emails`, `dates` and `categories` meet their singular. */
-function stripPlural(token: string): string {
-  if (token.length > 4 && token.endsWith('ies')) return `${token.slice(0, -3)}y`;
-  if (token.length > 5 && token.endsWith('sses')) return token.slice(0, -2);
-  if (token.length > 3 && token.endsWith('s') && !/(ss|us|is)$/.test(token)) return token.slice(0, -1);
-  return token;
-}
-
-function rewritePhrases(tokens: string[], phrases: [string[], string[]][]): string[] {
+/**
+ * One left-to-right pass of the lexicon's rewrites of at least `minLength` words, longest first at
+ * each position. Returns `tokens` itself when nothing changed.
+ */
+function rewrite(tokens: string[], minLength: number): string[] {
   const out: string[] = [];
+  let changed = false;
   let i = 0;
   outer: while (i < tokens.length) {
-    for (const [from, to] of phrases) {
+    for (const { from, to } of REWRITES.get(tokens[i]) ?? []) {
+      if (from.length < minLength) break; // sorted longest first
       if (i + from.length <= tokens.length && from.every((t, k) => tokens[i + k] === t)) {
         out.push(...to);
+        changed ||= from.length !== to.length || from.some((t, k) => t !== to[k]);
         i += from.length;
         continue outer;
       }
@@ -221,8 +324,16 @@ function rewritePhrases(tokens: string[], phrases: [string[], string[]][]): stri
     out.push(tokens[i]);
     i++;
   }
-  // A rewrite can complete another phrase (`e mail address` → `email address` → `email`).
-  return out.length < tokens.length ? rewritePhrases(out, phrases) : out;
+  return changed ? out : tokens;
+}
+
+/** Strips an English plural so `emails`, `dates` and `categories` meet their singular. */
+function stripPlural(token: string): string {
+  if (NOT_PLURAL.has(token)) return token;
+  if (token.length > 4 && token.endsWith('ies')) return `${token.slice(0, -3)}y`;
+  if (token.length > 5 && token.endsWith('sses')) return token.slice(0, -2);
+  if (token.length > 3 && token.endsWith('s') && !/(ss|us|is)$/.test(token)) return token.slice(0, -1);
+  return token;
 }
 
 function levenshtein(a: string, b: string): number {

@@ -6,8 +6,8 @@ import type {
   ColumnFieldMappingRead, DataType, DataTypesRead, ImputeRead, JobResources, PipelineSchema, SheetSelectionRead,
 } from '../contract/index.js';
 import { isMissing } from './missing.js';
-import { detectDayFirst, isZeroPadded, parseDate, parseNumber, slashDateOrder, type SlashDateOrder } from './parse.js';
-import { EXACT_SCORE, prepareName, preparedSimilarity, type PreparedName } from './similarity.js';
+import { isZeroPadded, parseDate, parseNumber, slashDateOrder, type SlashDateOrder } from './parse.js';
+import { assignByName, suggestMapping } from './suggest-mapping.js';
 import type { Row, SheetInfo } from './types.js';
 
 /** The sheet suggestion: the seed's `sheetSelection` read body. */
@@ -25,32 +25,13 @@ export interface SuggestOptions {
   scripts?: { preColumnMapping: string[] };
 }
 
-/** A best score under this leaves a column unmapped. */
-export const MIN_MAPPING_CONFIDENCE = 0.5;
+export { MIN_MAPPING_CONFIDENCE, SHAPE_SAMPLE_VALUES } from './suggest-mapping.js';
 /** Share of non-missing values that must parse for `number` or `date_time` to be inferred. */
 export const TYPE_INFERENCE_SHARE = 0.95;
 /** Most distinct values a `category` column may have. */
 export const MAX_CATEGORIES = 50;
 /** Share of non-missing values the distinct values of a `category` column may reach. */
 export const CATEGORY_SHARE = 0.2;
-/** Non-missing values per column the mapping's value-shape hint looks at (the first ones of the sample). */
-export const SHAPE_SAMPLE_VALUES = 1000;
-
-// How much value shapes move a name score: up by this much when every value fits the field,
-// down by as much when none does.
-const SHAPE_WEIGHT = 0.2;
-// A name score this low cannot reach the bar even with the shape bonus: skip the value scan.
-const SHAPE_MIN_NAME_SCORE = MIN_MAPPING_CONFIDENCE - SHAPE_WEIGHT;
-// Emails are unmistakable: a column of them maps to an email field on its values alone, just
-// over the bar, so review shows it and any column whose name matches wins first.
-const EMAIL_SHAPE_SCORE = 0.55;
-// Only an exact name scores 1; every other match stays below it, whatever its values.
-const MAX_INEXACT_SCORE = 0.99;
-
-type Shape = 'email' | 'phone' | 'number' | 'date';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE_CHARS = /^\+?[\d\s().\-/]+$/;
 
 /** Picks the sheet whose header matches the schema's fields best (ties: more rows, then first). */
 export function suggestSheet(sheets: SheetInfo[], schema?: PipelineSchema): SheetSuggestion {
@@ -69,10 +50,8 @@ export function suggestSheet(sheets: SheetInfo[], schema?: PipelineSchema): Shee
   const optional = new Set(schema?.optionalFields ?? []);
   const required = fields.filter((f) => !optional.has(f));
   const judged = new Set(required.length > 0 ? required : fields);
-  const preparedFields = fields.map(prepareName);
   const qualities = sheets.map((sheet) => {
-    const preparedColumns = sheet.columns.map(prepareName);
-    const assigned = assignBestFirst(sheet.columns.length, fields.length, (c, f) => preparedSimilarity(preparedColumns[c], preparedFields[f]));
+    const assigned = assignByName(sheet.columns, fields);
     let sum = 0;
     for (const a of assigned) if (a && judged.has(fields[a.field])) sum += a.score;
     return round2(sum / judged.size);
@@ -85,17 +64,14 @@ export function suggestSheet(sheets: SheetInfo[], schema?: PipelineSchema): Shee
 export function suggestResources(opts: SuggestOptions): JobResources {
   const { schema, columns, sample } = opts;
   const fields = fieldsOf(schema);
-  const samples = columns.map((_, i) => new ColumnSample(sample, i));
 
   // column index -> { field, confidence }
   const mapped = new Map<number, { field: string; confidence: number }>();
   if (fields.length === 0) {
     columns.forEach((column, i) => mapped.set(i, { field: column, confidence: 1 }));
   } else {
-    const preparedColumns = columns.map(prepareName);
-    const targets = fields.map((field) => ({ name: prepareName(field), shape: expectedShape(field, schema?.fieldDataTypes[field]) }));
-    const assigned = assignBestFirst(columns.length, fields.length, (c, f) => mappingScore(preparedColumns[c], targets[f], samples[c]));
-    assigned.forEach((a, c) => { if (a) mapped.set(c, { field: fields[a.field], confidence: a.score }); });
+    const suggested = suggestMapping(columns, fields, schema?.fieldDataTypes ?? {}, sample);
+    for (const [c, m] of suggested) mapped.set(c, { field: fields[m.field], confidence: m.confidence });
   }
 
   const columnMapping: Record<string, { field: string; confidence: number }> = {};
@@ -243,106 +219,10 @@ function profileColumns(rows: Row[], indices: number[]): TypeStats[] {
   }));
 }
 
-/** One column of the sample, for the mapping's value-shape hint (computed on first use). */
-class ColumnSample {
-  private shapes?: Map<Shape, number> | null;
-
-  constructor(private readonly rows: Row[], private readonly index: number) {}
-
-  /** Share of the first SHAPE_SAMPLE_VALUES non-missing values having a shape; undefined with no values. */
-  shapeShare(shape: Shape): number | undefined {
-    if (this.shapes === undefined) this.shapes = this.measureShapes();
-    return this.shapes?.get(shape);
-  }
-
-  private measureShapes(): Map<Shape, number> | null {
-    const texts = this.texts(SHAPE_SAMPLE_VALUES);
-    if (texts.length === 0) return null;
-    const dayFirst = detectDayFirst(texts);
-    const counts = { email: 0, phone: 0, number: 0, date: 0 };
-    for (const text of texts) {
-      if (text.includes('@')) {
-        if (EMAIL.test(text.trim())) counts.email++;
-        continue;
-      }
-      const first = firstCharCode(text);
-      if (mayStartNumber(first) && parseNumber(text) !== undefined) counts.number++;
-      if (((first >= 48 && first <= 57) || first > 127) && parseDate(text, dayFirst) !== undefined) counts.date++;
-      else if (looksLikePhone(text)) counts.phone++;
-    }
-    return new Map((Object.keys(counts) as Shape[]).map((k) => [k, counts[k] / texts.length]));
-  }
-
-  /** The first `limit` non-missing values as text. */
-  private texts(limit: number): string[] {
-    const out: string[] = [];
-    for (const row of this.rows) {
-      if (out.length >= limit) break;
-      const value = row[this.index];
-      if (typeof value === 'number') out.push(String(value));
-      else if (!isMissing(value)) out.push(value as string);
-    }
-    return out;
-  }
-}
-
 /** Adds a value to a bounded distinct set; true once the set has outgrown any category. */
 function addDistinct(set: Set<string>, value: string): boolean {
   set.add(value);
   return set.size > MAX_CATEGORIES;
-}
-
-/** The shape a field's values should have: from its name (email, phone), else from its schema type. */
-function expectedShape(field: string, type: DataType | undefined): Shape | undefined {
-  const tokens = prepareName(field).canonical;
-  if (tokens.includes('email')) return 'email';
-  if (tokens.includes('phone') || tokens.includes('fax')) return 'phone';
-  if (type === 'number') return 'number';
-  if (type === 'date_time') return 'date';
-  if (type === undefined && tokens.some((t) => DATE_WORDS.has(t))) return 'date';
-  return undefined;
-}
-
-const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
-
-/** A column's score for a field: name similarity, moved by how well its values fit the field. */
-function mappingScore(column: PreparedName, field: { name: PreparedName; shape?: Shape }, sample: ColumnSample): number {
-  const name = preparedSimilarity(column, field.name);
-  if (name === EXACT_SCORE) return EXACT_SCORE;
-  let score = name;
-  if (field.shape && (name >= SHAPE_MIN_NAME_SCORE || field.shape === 'email')) {
-    const fit = sample.shapeShare(field.shape);
-    if (fit !== undefined) {
-      score += SHAPE_WEIGHT * (2 * fit - 1);
-      if (field.shape === 'email' && fit >= TYPE_INFERENCE_SHARE) score = Math.max(score, EMAIL_SHAPE_SCORE);
-    }
-  }
-  return Math.min(MAX_INEXACT_SCORE, Math.max(0, score));
-}
-
-/**
- * Best-first assignment: every (column, field) pair whose rounded score reaches the bar, highest
- * first (ties: earlier column, then earlier field), each column and each field used once.
- * Returns, per column, the chosen field index and its rounded score.
- */
-function assignBestFirst(columnCount: number, fieldCount: number, score: (column: number, field: number) => number):
-  ({ field: number; score: number } | undefined)[] {
-  const pairs: { column: number; field: number; score: number }[] = [];
-  for (let c = 0; c < columnCount; c++) {
-    for (let f = 0; f < fieldCount; f++) {
-      const s = round2(score(c, f));
-      if (s >= MIN_MAPPING_CONFIDENCE) pairs.push({ column: c, field: f, score: s });
-    }
-  }
-  pairs.sort((a, b) => b.score - a.score || a.column - b.column || a.field - b.field);
-  const byColumn: ({ field: number; score: number } | undefined)[] = new Array(columnCount).fill(undefined);
-  const usedFields = new Set<number>();
-  for (const p of pairs) {
-    if (byColumn[p.column] || usedFields.has(p.field)) continue;
-    byColumn[p.column] = { field: p.field, score: p.score };
-    usedFields.add(p.field);
-  }
-  return byColumn;
 }
 
 /** Index of the sheet with the highest quality; ties: more rows, then first. */
@@ -376,13 +256,4 @@ function firstCharCode(text: string): number {
 /** Cheap test before the full number parse: digit, sign, dot, `(`, or a currency sign (or any non-ASCII: left to the parser). */
 function mayStartNumber(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 40 || c === 36 || c > 127;
-}
-
-/** 7 to 15 digits with the usual phone punctuation (`+1 (555) 010-9999`). */
-function looksLikePhone(text: string): boolean {
-  const t = text.trim();
-  if (!PHONE_CHARS.test(t)) return false;
-  let digits = 0;
-  for (let i = 0; i < t.length; i++) { const c = t.charCodeAt(i); if (c >= 48 && c <= 57) digits++; }
-  return digits >= 7 && digits <= 15;
 }

@@ -1,4 +1,5 @@
 /** Shapes shared by the engine's readers, steps, writers and pipeline. */
+import type { RejectOrderer } from './rejects.js';
 import type {
   CombiningConfig, DataType, ImputeConfig, PivotConfig, RowDroppingRule, TextProcessingConfig, PipelineSchema,
 } from '../contract/index.js';
@@ -27,8 +28,11 @@ export const BATCH_SIZE = 2048;
 
 /** One rule that dropped rows, for the report. */
 export interface DropCount { rule: string; count: number; firstRows: number[] }
-/** One text rule that changed cells, for the report. */
-export interface TextChangeCount { rule: string; field: string; count: number }
+/** One text rule that changed cells, for the report, with the first few changes (before and after). */
+export interface TextChangeCount { rule: string; field: string; count: number; examples: { before: string; after: string | null }[] }
+
+/** How many before/after examples the report keeps per text rule. */
+export const REPORT_TEXT_EXAMPLES = 3;
 
 /** What a run did to the data. */
 export interface Report {
@@ -91,6 +95,14 @@ export interface StepContext {
   /** Whether an unknown script id is an error (`import serve`) or a warning (dry run). */
   strictScripts: boolean;
   warn(message: string): void;
+  /** Where steps report rejected rows and emptied cells, when the run was asked for them (rejects.ts). */
+  rejects?: RejectOrderer;
+  /**
+   * The table entering step `step` again, from the input's first row (the input re-read and the
+   * steps before `step` re-applied with `config`), for a step that must see a whole column before
+   * it can stream; undefined when the input cannot be re-read (then the step holds rows instead).
+   */
+  reopen?(step: string, config: EngineConfig): Promise<Table | undefined>;
 }
 
 /** One engine step (engine.md "Steps, in this order"). */

@@ -36,7 +36,7 @@ config:
     Last: full_name
   allowColumnCombining: true
 review:
-  minConfidence: 0.9     # Signup Date (0.68), Customer ID (0.8) and amount's type (0.88) fall under it
+  minConfidence: 0.9     # Signup Date (0.85) and amount's type (0.88) fall under it
 schema:
   expectedFields: [id, full_name, email, amount, country, created_at, phone]
   optionalFields: [phone]
@@ -103,9 +103,9 @@ function terminalDeps(settings: Partial<Deps['settings']> = {}, cwd = process.cw
 /** The answers for the whole walk of JOB, in the order asked (see the first test). */
 const WALK = [
   'unmapped', // Internal Notes (no suggestion)
-  'accept', // Signup Date -> created_at (0.68)
-  'accept', // Customer ID -> id (0.8)
-  'accept', // E-mail Address -> email (0.99)
+  'accept', // Signup Date -> created_at (0.85)
+  'accept', // Customer ID -> id (0.92)
+  'accept', // E-mail Address -> email (0.96)
   'other', 'phone', // Tel: searched
   'accept', // Amount -> amount (1)
   'accept', // Country -> country (1)
@@ -137,10 +137,10 @@ describe('reviewChoices', () => {
       'select Data type of "amount" (from Amount)',
     ]);
     expect(asked[0].choices.map((c) => c.name)).toEqual(['Leave unmapped (no suggestion)', 'Choose a field…']);
-    expect(asked[1].choices.map((c) => c.name)).toEqual(['Accept created_at (0.68)', 'Choose another field…', 'Leave unmapped']);
+    expect(asked[1].choices.map((c) => c.name)).toEqual(['Accept created_at (0.85)', 'Choose another field…', 'Leave unmapped']);
     expect(asked[5].choices.map((c) => c.name)).toEqual([
       'id (also from Customer ID)', 'full_name', 'email (also from E-mail Address)', 'amount', 'country',
-      'created_at (also from Signup Date)', 'phone (optional; suggested 0.99)',
+      'created_at (also from Signup Date)', 'phone (optional; suggested 0.96)',
     ]);
     expect(asked[8].choices.map((c) => c.name)).toEqual(['Keep full_name (pinned)', 'Choose another field…', 'Leave unmapped']);
     expect(asked[10].default).toBe('rich_text');
@@ -158,7 +158,7 @@ describe('reviewChoices', () => {
       'Column 2 of 9: Signup Date',
       '  samples:    "2024-03-05 14:22:10", "2024-03-06 09:00:00", "2024-03-07T08:15", "2024/03/08", "2024-03-09"',
       '  missing:    0 of 8 rows; unique ratio 0.88',
-      '  suggested:  created_at (confidence 0.68)',
+      '  suggested:  created_at (confidence 0.85)',
     ].join('\n'));
     expect(stderr()).toContain('  missing:    3 of 8 rows; unique ratio 0.63\n  suggested:  (no field)');
     expect(stderr()).toContain('  pinned:     full_name in job.yaml');
@@ -203,7 +203,7 @@ describe('reviewChoices', () => {
     const { deps } = terminalDeps();
     const choices = await reviewChoices(job, resources, samples, prompter, deps.io, { minConfidence: 0.9, redact: false });
     const signup = asked.find((q) => q.message === 'Map "Signup Date" to')!;
-    expect(signup.choices.map((c) => c.name)).toEqual(['Keep unmapped (pinned)', 'Use the suggestion created_at (0.68)', 'Choose a field…']);
+    expect(signup.choices.map((c) => c.name)).toEqual(['Keep unmapped (pinned)', 'Use the suggestion created_at (0.85)', 'Choose a field…']);
     const impute = asked.at(-1)!;
     expect(impute.message).toBe('Missing values of "country"');
     expect(impute.choices.map((c) => c.name)).toEqual(['Accept: fill with "US" (0.50)', 'leave missing values as they are', 'drop the rows where it is missing']);

@@ -25,7 +25,7 @@ config:
     First:    full_name   # first half of the name
     Last: full_name       # second half
   allowColumnCombining: true
-  # Signup Date (0.68) and Customer ID (0.8) are under the bar below.
+  # Signup Date (0.85) is under the bar below.
 review:
   minConfidence: 0.9
 schema:
@@ -113,13 +113,13 @@ describe.skipIf(!hasScript)('import review in a terminal', () => {
 
     await term.waitFor('Column 1 of 9: Internal Notes');
     await term.answer('? Map "Internal Notes" to', KEY.enter); // Leave unmapped (no suggestion)
-    await term.waitFor('suggested:  created_at (confidence 0.68)');
+    await term.waitFor('suggested:  created_at (confidence 0.85)');
     await term.answer('? Map "Signup Date" to', KEY.enter); // Accept created_at
     await term.answer('? Map "Customer ID" to', KEY.enter); // Accept id
     await term.answer('? Map "E-mail Address" to', KEY.enter); // Accept email
     await term.answer('? Map "Tel" to', KEY.down, KEY.enter); // Choose another field…
     await term.answer('? Field for "Tel" (type to filter)', 'pho');
-    await term.answer('❯ phone (optional; suggested 0.99)', KEY.enter);
+    await term.answer('❯ phone (optional; suggested 0.96)', KEY.enter);
     await term.answer('? Map "Amount" to', KEY.enter);
     await term.answer('? Map "Country" to', KEY.down, KEY.down, KEY.enter); // Leave unmapped
     await term.answer('? Map "First" to', KEY.enter); // Keep full_name (pinned)
@@ -151,7 +151,7 @@ config:
   dataTypes:
     full_name: rich_text
     amount: number
-  # Signup Date (0.68) and Customer ID (0.8) are under the bar below.
+  # Signup Date (0.85) is under the bar below.
 review:
   minConfidence: 0.9
 schema:

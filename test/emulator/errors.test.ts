@@ -191,12 +191,6 @@ describe('422 invalid value', () => {
     expect((await call(emu, 'GET', `/fields/${known}`)).body.inputColumns).toContain('CUSTOMER ID');
   });
 
-  it('refuses a Google Sheets input: this service works offline', async () => {
-    const answer = await start(emu, { fields: { gsUrl: 'https://docs.google.com/spreadsheets/d/x', gsSheetName: 'Sheet1' } });
-    expectError(answer, 422, 'invalid_value');
-    expect(answer.body.error.message).toMatch(/Google Sheets/);
-  });
-
   it('refuses an input the engine cannot read, with its reason', async () => {
     const answer = await start(emu, { content: 'a,b\n1,2,3\n', fileName: 'ragged.csv' });
     expect(answer.status).toBe(422);

@@ -132,9 +132,10 @@ describe('slash date order', () => {
     expect(looksLikeSlashDate('2024-01-02')).toBe(false);
   });
 
-  it('detects day-first from the first value that proves an order, else month-first', () => {
+  it('detects day-first when any value has a first part over 12, anywhere, else month-first', () => {
     expect(detectDayFirst(['01/02/2024', null, '25/02/2024'])).toBe(true);
-    expect(detectDayFirst(['01/02/2024', '02/25/2024', '25/02/2024'])).toBe(false);
+    expect(detectDayFirst(['01/02/2024', '02/25/2024', '25/02/2024'])).toBe(true);
+    expect(detectDayFirst(['12/25/2024', '01/02/2024'])).toBe(false);
     expect(detectDayFirst(['01/02/2024', '03/04/2024'])).toBe(false);
   });
 });
@@ -165,3 +166,29 @@ describe('normalizeDate and shiftDate', () => {
     }
   });
 });
+
+describe('English month names', () => {
+  it.each([
+    ['Jun 12 1998', '1998-06-12T00:00:00'],
+    ['June 12, 1998', '1998-06-12T00:00:00'],
+    ['Jun 12, 1998', '1998-06-12T00:00:00'],
+    ['12 Jun 1998', '1998-06-12T00:00:00'],
+    ['12 June 1998', '1998-06-12T00:00:00'],
+    ['12-Jun-1998', '1998-06-12T00:00:00'],
+    ['jan 1 2000', '2000-01-01T00:00:00'],
+    ['SEPTEMBER 30, 2001 23:59', '2001-09-30T23:59:00'],
+    ['Sept 5 2001', '2001-09-05T00:00:00'],
+    ['Sep. 5, 2001 08:07:06', '2001-09-05T08:07:06'],
+    ['1-dec-1999 10:30', '1999-12-01T10:30:00'],
+    ['  May  1  2000  ', '2000-05-01T00:00:00'],
+  ])('reads %j', (text, expected) => {
+    expect(normalizeDate(text, false)).toBe(expected);
+    expect(normalizeDate(text, true)).toBe(expected); // the slash order does not apply
+  });
+
+  it.each(['Feb 30 2000', 'Jun 12 98', 'Junee 12 1998', 'Ju 12 1998', '12 Jun, 1998', 'Jun-12-1998', 'Jun 12,1998', '12-Jun 1998', 'June', 'Jun 123 1998', 'Jun 12 1998 25:00', 'Mon Jun 12 1998'])(
+    'refuses %j', (text) => {
+      expect(parseDate(text)).toBeUndefined();
+    });
+});
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalTokens, nameSimilarity, normaliseName } from '../../src/engine/similarity.js';
+import { canonicalTokens, expressionTokens, nameSimilarity, nameTokens, normaliseName } from '../../src/engine/similarity.js';
 
 describe('normaliseName', () => {
   it('lower-cases and splits on spaces, underscores, hyphens and camelCase', () => {
@@ -58,10 +58,23 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('Name First', 'first_name')).toBe(0.95);
   });
 
-  it('scores partial token overlap 0.9 times the soft Dice coefficient', () => {
-    expect(nameSimilarity('Customer ID', 'id')).toBeCloseTo(0.6, 10);
-    expect(nameSimilarity('Name', 'full_name')).toBeCloseTo(0.6, 10);
-    expect(nameSimilarity('last_name', 'first_name')).toBeCloseTo(0.45, 10);
+  it('scores partial token overlap 0.9 times the weighted soft Dice coefficient', () => {
+    // `name` is a generic word (weight 0.5): (0.5 + 0.5) / (1.5 + 1.5) = 1/3.
+    expect(nameSimilarity('last_name', 'first_name')).toBeCloseTo(0.3, 10);
+    // A number weighs 0.5 against a name without numbers: (1 + 1) / (1.5 + 2).
+    expect(nameSimilarity('sales_2023', 'total_sales')).toBeCloseTo(0.9 * 2 / 3.5, 10);
+  });
+
+  it('rates a name lying inside the other halfway between Dice and 1', () => {
+    // Dice 2/3, contained: (2/3 + 1) / 2.
+    expect(nameSimilarity('Customer ID', 'id')).toBeCloseTo(0.75, 10);
+    expect(nameSimilarity('delay', 'arr_delay_min')).toBeCloseTo(0.9 * (0.5 + 1) / 2, 10);
+    expect(nameSimilarity('Effect Amount of damage', 'damage')).toBeCloseTo(0.9 * (0.5 + 1) / 2, 10);
+  });
+
+  it('weighs units and generic words less', () => {
+    expect(nameSimilarity('distance', 'distance_mi')).toBeGreaterThan(nameSimilarity('distance', 'distance_flown'));
+    expect(nameSimilarity('state', 'state_name')).toBeGreaterThan(nameSimilarity('state', 'state_fips'));
   });
 
   it('gives related words partial credit', () => {
@@ -73,11 +86,25 @@ describe('nameSimilarity', () => {
     const typo = nameSimilarity('adress', 'address');
     expect(typo).toBeGreaterThan(0.5);
     expect(typo).toBeLessThan(0.95);
-    expect(nameSimilarity('cat', 'category')).toBeCloseTo(0.63, 10);
+    expect(nameSimilarity('manuf', 'manufacturer')).toBeCloseTo(0.63, 10);
+  });
+
+  it('reads letters kept in order as an abbreviation (0.6 of a word)', () => {
+    // `ttl` is in the lexicon; `rcvd` / `received` is an abbreviation: (2 + 2 × 0.6) / 4.
+    expect(nameSimilarity('ttl_rcvd', 'total_received')).toBeCloseTo(0.72, 10);
+    expect(nameSimilarity('ttl', 'total')).toBe(0.95); // in the lexicon
+    expect(nameSimilarity('mgmt', 'management')).toBeCloseTo(0.54, 10);
+    expect(nameSimilarity('mgmt', 'government')).toBe(0); // another first letter
+  });
+
+  it('reads initials of consecutive words as an acronym only when both names are then fully matched', () => {
+    expect(nameSimilarity('rt_score', 'Rotten Tomatoes Rating')).toBeGreaterThan(0.7);
+    expect(nameSimilarity('cop', 'Contributions from Other Political Committees')).toBeLessThan(0.5);
   });
 
   it('matches numbered names only on the same number', () => {
-    expect(nameSimilarity('address 1', 'address_2')).toBeLessThan(0.5);
+    expect(nameSimilarity('address 1', 'address_2')).toBe(0);
+    expect(nameSimilarity('sales_2023', 'sales 2024')).toBe(0);
     expect(nameSimilarity('address1', 'address_1')).toBe(1);
   });
 
@@ -85,5 +112,20 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('Internal Notes', 'email')).toBe(0);
     expect(nameSimilarity('First', 'full_name')).toBe(0);
     expect(nameSimilarity('', 'email')).toBe(0);
+  });
+});
+
+describe('nameTokens', () => {
+  it('splits printable ASCII names exactly as the Unicode path does', () => {
+    const alphabet = 'aAbBzZ09_ -#%.($';
+    let seed = 3;
+    const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    for (let trial = 0; trial < 3000; trial++) {
+      const name = Array.from({ length: 1 + Math.floor(next() * 12) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      expect([name, nameTokens(name)]).toEqual([name, expressionTokens(name)]);
+    }
+    for (const name of ['HTTPStatusCode', 'iso3166Alpha2', 'Cost Total $', 'Beak Length (mm)', 'ABcDEf', 'x2Y', 'Order#']) {
+      expect([name, nameTokens(name)]).toEqual([name, expressionTokens(name)]);
+    }
   });
 });

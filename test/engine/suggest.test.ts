@@ -50,16 +50,18 @@ describe('suggestResources: mapping', () => {
     const schema = schemaOf(['created_at'], { fieldDataTypes: { created_at: 'date_time' } });
     const dates = repeat(10, (i) => [`2024-03-${String(i + 1).padStart(2, '0')}`]);
     const words = repeat(10, (i) => [`word ${i}`]);
-    // `Order Date` vs `created_at` scores 0.48 on its name alone.
-    expect(mappingOf(['Order Date'], schema, dates)).toEqual({ 'Order Date': { field: 'created_at', confidence: 0.68 } });
+    // `Order Date` vs `created_at` scores 0.48 on its name alone, 0.63 with dates; with no rival,
+    // calibration raises it to 0.85.
+    expect(mappingOf(['Order Date'], schema, dates)).toEqual({ 'Order Date': { field: 'created_at', confidence: 0.85 } });
     expect(mappingOf(['Order Date'], schema, words)).toEqual({});
   });
 
-  it('maps a column of email addresses to an email field on its values alone, just over the bar', () => {
+  it('maps a column of email addresses to an email field on its values alone', () => {
     const schema = schemaOf(['email', 'name']);
     const sample = repeat(20, (i) => [`user${i}@example.com`, `User ${i}`]);
+    // 0.6 on values alone, raised by calibration: no other column holds emails.
     expect(mappingOf(['Contact', 'Name'], schema, sample)).toEqual({
-      Contact: { field: 'email', confidence: 0.55 },
+      Contact: { field: 'email', confidence: 0.81 },
       Name: { field: 'name', confidence: 1 },
     });
   });
@@ -73,16 +75,74 @@ describe('suggestResources: mapping', () => {
   it('never lets values push an inexact name to 1', () => {
     const schema = schemaOf(['email']);
     const sample = repeat(5, (i) => [`a${i}@example.com`]);
-    expect(mappingOf(['E-mail Address'], schema, sample)).toEqual({ 'E-mail Address': { field: 'email', confidence: 0.99 } });
+    // Values raise a score in proportion to the room left: 0.95 + 0.2 × 0.05 / 0.7.
+    expect(mappingOf(['E-mail Address'], schema, sample)).toEqual({ 'E-mail Address': { field: 'email', confidence: 0.96 } });
   });
 
-  it('chooses pairs best-first, one column per field', () => {
+  it('gives each column its best free field, one column per field', () => {
     const schema = schemaOf(['phone', 'mobile_phone']);
-    // `Mobile` scores 0.95 for phone, but `Phone` takes it with 1; `Mobile` falls back to mobile_phone (0.9).
+    // `Mobile` scores 0.95 for phone, but `Phone` takes it with 1; `Mobile` falls back to mobile_phone
+    // (0.9), which no other column wants: calibration raises it to 0.94.
     expect(mappingOf(['Mobile', 'Phone'], schema)).toEqual({
       Phone: { field: 'phone', confidence: 1 },
-      Mobile: { field: 'mobile_phone', confidence: 0.9 },
+      Mobile: { field: 'mobile_phone', confidence: 0.94 },
     });
+  });
+
+  it('chooses the pairs with the best total rather than breaking ties by column order', () => {
+    // `Total` is as good for `total_amount` as `Amount Total`; taking pairs best-first in column
+    // order would give it `total_amount` and leave `Amount Total` with nothing.
+    const schema = schemaOf(['total_amount', 'total']);
+    expect(mappingOf(['Total', 'Amount Total'], schema)).toEqual({
+      Total: { field: 'total', confidence: 1 },
+      'Amount Total': { field: 'total_amount', confidence: 0.95 },
+    });
+    const byValues = schemaOf(['subtotal', 'total_usd']);
+    expect(Object.values(mappingOf(['total', 'Sub Total'], byValues)).map((m) => m.field)).toEqual(['total_usd', 'subtotal']);
+  });
+
+  it('maps the abbreviations and synonyms of real schemas confidently', () => {
+    const columns = ['Miles_per_Gallon', 'longitude', 'year', 'month', 'Demonym', 'Horsepower'];
+    const schema = schemaOf(['mpg', 'lng', 'yr', 'mo', 'nationality', 'hp']);
+    const sample = repeat(20, (i) => [String(15 + i), String(-120 + i / 3), String(1970 + i), String((i % 12) + 1), 'Aruban', String(100 + i)]);
+    const mapping = mappingOf(columns, schema, sample);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field])).toEqual(columns.map((c, i) => [c, schema.expectedFields[i]]));
+    for (const m of Object.values(mapping)) expect(m.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('maps codes and country names that only the values reveal', () => {
+    const schema = schemaOf(['iso_alpha_2', 'iso_alpha_3', 'currency_code', 'country']);
+    const countries = [['AW', 'ABW', 'AWG', 'Aruba'], ['HN', 'HND', 'HNL', 'Honduras'], ['DE', 'DEU', 'EUR', 'Germany'], ['JP', 'JPN', 'JPY', 'Japan']];
+    const sample = repeat(20, (i) => countries[i % 4]);
+    expect(mappingOf(['cca2', 'cca3', 'currencies', 'name'], schema, sample)).toEqual({
+      cca2: { field: 'iso_alpha_2', confidence: 0.81 },
+      cca3: { field: 'iso_alpha_3', confidence: 0.81 },
+      currencies: { field: 'currency_code', confidence: 0.96 },
+      name: { field: 'country', confidence: 0.81 },
+    });
+  });
+
+  it('never gives a swap between equally good pairs a confident score', () => {
+    // `p_` and `n_` say nothing of prev/next: either way round scores the same.
+    const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
+    const mapping = mappingOf(['p_fertility', 'n_fertility'], schema);
+    for (const m of Object.values(mapping)) expect(m.confidence).toBeLessThanOrEqual(0.6);
+  });
+
+  it('never gives a tie between two columns a confident score', () => {
+    const schema = schemaOf(['nationality']);
+    const mapping = mappingOf(['demonym_f', 'demonym_m'], schema);
+    expect(Object.keys(mapping)).toEqual(['demonym_f']);
+    expect(mapping.demonym_f.confidence).toBeLessThanOrEqual(0.6);
+  });
+
+  it('sinks a name match whose values cannot be what the field holds', () => {
+    const schema = schemaOf(['lat'], { fieldDataTypes: { lat: 'number' } });
+    // `latitude_ish` scores 0.75 for `lat` by name; latitudes raise it, values beyond ±90 sink it.
+    const inRange = repeat(20, (i) => [String(40 + i / 7)]);
+    const outOfRange = repeat(20, (i) => [String(100 + i)]);
+    expect(mappingOf(['latitude_ish'], schema, inRange)).toEqual({ latitude_ish: { field: 'lat', confidence: 0.92 } });
+    expect(mappingOf(['latitude_ish'], schema, outOfRange)).toEqual({ latitude_ish: { field: 'lat', confidence: 0.73 } });
   });
 
   it('leaves the second of two equally good columns unmapped', () => {
@@ -241,6 +301,27 @@ describe('suggestResources: determinism and speed', () => {
     expect(r.dataTypes.fieldDataTypes.column_0).toEqual({ dataType: 'number', confidence: 1 });
     expect(r.dataTypes.fieldDataTypes.column_1).toEqual({ dataType: 'date_time', confidence: 1 });
     expect(r.dataTypes.fieldDataTypes.column_3).toEqual({ dataType: 'category', confidence: 1 });
+  });
+});
+
+describe('suggestResources: very wide inputs', () => {
+  it('maps 80,000 columns by shared words and equal names without scoring every pair', () => {
+    const columns = repeat(80_000, (i) => `col_${i}`);
+    const sample: Row[] = repeat(3, (r) => columns.map((_, c) => String(r + c)));
+    const schema = schemaOf(['COL_79999', 'col 40000', 'email', 'created_at', 'total_amount']);
+    // 400,000 pairs of which only the linked ones are scored; values alone make no pair past 10,000 columns.
+    expect(mappingOf(columns, schema, sample)).toEqual({
+      col_40000: { field: 'col 40000', confidence: 1 },
+      col_79999: { field: 'COL_79999', confidence: 1 },
+    });
+  });
+
+  it('falls back to equal names when even the linked pairs are too many', () => {
+    // 10,000 columns x 201 email fields that values may fill: 2,010,000 pairs, past the 2,000,000 limit.
+    const columns = repeat(10_000, (i) => `c_${i}`);
+    // `c_7` scores 0.79 for `c 7 value` by name, so only the fallback leaves it out.
+    const schema = schemaOf([...repeat(201, (i) => `email_${i}`), 'C_5', 'c 7 value']);
+    expect(mappingOf(columns, schema)).toEqual({ c_5: { field: 'C_5', confidence: 1 } });
   });
 });
 

@@ -30,6 +30,8 @@ export interface EmulatorOptions {
   maxUpload?: number;
   /** Webhook retries (tests use short waits). */
   webhookRetry?: Partial<RetryPolicy>;
+  /** Google Sheets links: where they are exported from (a fake Google) and the timeout (in-process only). */
+  sheets?: { baseUrl?: string; timeoutMs?: number };
 }
 
 /** A running test service. */
@@ -73,6 +75,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     scriptsDir: opts.scriptsDir,
     apiKeys: opts.apiKeys,
     maxUpload: opts.maxUpload,
+    sheets: opts.sheets,
     webhookRetry: { baseDelayMs: 20, timeoutMs: 2000, ...opts.webhookRetry },
     log: (line) => { logs.push(line); },
   });

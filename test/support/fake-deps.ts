@@ -9,7 +9,7 @@ import type { ClientOptions } from '../../src/client/client.js';
 export interface FakeDeps { deps: Deps; stdout(): string; stderr(): string }
 
 /** Builds deps writing to buffers; `settings` are laid over table/no colour/30 s; stdin gets `input`. */
-export function fakeDeps(o: { settings?: Partial<Settings>; env?: NodeJS.ProcessEnv; cwd?: string; input?: string; tty?: boolean; client?: Partial<ClientOptions> } = {}): FakeDeps {
+export function fakeDeps(o: { settings?: Partial<Settings>; env?: NodeJS.ProcessEnv; cwd?: string; input?: string; tty?: boolean; ci?: boolean; client?: Partial<ClientOptions> } = {}): FakeDeps {
   let out = '';
   let err = '';
   const sink = (append: (s: string) => void) => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done(); } });
@@ -18,7 +18,7 @@ export function fakeDeps(o: { settings?: Partial<Settings>; env?: NodeJS.Process
   const tty = o.tty ?? false;
   const io = makeIO({
     stdout: sink((s) => { out += s; }), stderr: sink((s) => { err += s; }), stdin,
-    isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: tty, color: false, ci: true,
+    isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: tty, color: false, ci: o.ci ?? true,
   });
   const deps: Deps = {
     io,

@@ -1,4 +1,4 @@
-/** `import init <input-file>`: a job-file skeleton for an input, the engine's suggestions filled in with their confidence as comments. */
+/** `import init <input-file or Google Sheets link>`: a job-file skeleton for an input, the engine's suggestions filled in with their confidence as comments. */
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { Command } from 'commander';
@@ -11,22 +11,34 @@ import type { JobResources, PipelineSchema } from '../../contract/index.js';
 const REVIEW_BAR = 0.8;
 
 /** Options of `import init`. */
-export interface InitOptions { input: string; pipeline?: string; schema?: string; write?: string }
+export interface InitOptions { input: string; pipeline?: string; schema?: string; write?: string; sheet?: string }
 
 /** Writes the skeleton to stdout or to `--write`. */
 export async function init(opts: InitOptions, deps: Deps): Promise<void> {
   const [{ openInput }, { analyzeJob }, { loadSchemaFile }] = await Promise.all([
     import('../../engine/read/index.js'), import('../../engine/pipeline.js'), import('../../jobfile/schema-file.js'),
   ]);
-  const inputPath = resolve(deps.cwd, opts.input);
   const schema = opts.schema ? await loadSchemaFile(resolve(deps.cwd, opts.schema), deps.env) : undefined;
-  const source = await openInput({ file: inputPath });
-  const analysis = await analyzeJob({ input: source, schema, warn: (m) => deps.io.warn(m) });
+  // A URL is a Google Sheets link: its whole workbook is read, so the sheet is suggested as in a workbook file.
+  const link = /^[a-z][a-z\d+.-]*:\/\//i.test(opts.input) ? opts.input : undefined;
+  const inputPath = resolve(deps.cwd, opts.input);
+  let source;
+  if (link) {
+    const [{ downloadGoogleSheet }, { googleWorkbookSource }] = await Promise.all([import('../job-input.js'), import('../../engine/read/google-sheet.js')]);
+    const book = await downloadGoogleSheet(link, deps, 'run `import init` on the file');
+    source = googleWorkbookSource(book, book.id);
+  } else {
+    source = await openInput({ file: inputPath });
+    if (opts.sheet !== undefined && !(await source.sheets())) throw new UsageError(`--sheet is for workbooks and Google Sheets links, and ${opts.input} is not a workbook; drop --sheet.`);
+  }
+  const analysis = await analyzeJob({ input: source, schema, sheet: opts.sheet, warn: (m) => deps.io.warn(m) });
   const target = opts.write ? resolve(deps.cwd, opts.write) : undefined;
   const baseDir = target ? dirname(target) : deps.cwd;
   const text = await renderSkeleton({
     inputRef: './' + relative(baseDir, inputPath).split('\\').join('/'),
-    name: basename(inputPath, extname(inputPath)),
+    googleSheet: link,
+    isSheetChosen: opts.sheet !== undefined,
+    name: link ? analysis.resources.sheet?.sheetSelection.selected ?? 'sheet' : basename(inputPath, extname(inputPath)),
     pipeline: opts.pipeline ?? schema?.id,
     resources: analysis.resources,
     schema,
@@ -44,6 +56,10 @@ export async function init(opts: InitOptions, deps: Deps): Promise<void> {
 /** Builds the job file text with the yaml Document API so suggestions carry their confidence as comments. */
 export async function renderSkeleton(o: {
   inputRef: string; name: string; pipeline?: string; resources: JobResources; schema?: PipelineSchema; today: string;
+  /** A Google Sheets link: the input is `googleSheet: {url, sheet}`, with the selected sheet. */
+  googleSheet?: string;
+  /** The sheet was chosen with --sheet rather than suggested. */
+  isSheetChosen?: boolean;
 }): Promise<string> {
   const YAML = await import('yaml');
   const { resources } = o;
@@ -64,9 +80,10 @@ export async function renderSkeleton(o: {
   const job: Record<string, unknown> = { version: 1 };
   if (o.pipeline) job.pipeline = o.pipeline;
   job.name = o.name;
-  job.input = { file: o.inputRef };
+  const sheet = resources.sheet?.sheetSelection;
+  job.input = o.googleSheet ? { googleSheet: { url: o.googleSheet, sheet: sheet?.selected } } : { file: o.inputRef };
   const config: Record<string, unknown> = {};
-  if (resources.sheet) config.sheet = resources.sheet.sheetSelection.selected;
+  if (sheet && !o.googleSheet) config.sheet = sheet.selected;
   config.mapping = mapping;
   config.dataTypes = dataTypes;
   job.config = config;
@@ -77,12 +94,11 @@ export async function renderSkeleton(o: {
     job.schema = { ...rest, rowDropping: rowDropping.map((r) => ({ method: r.method, fields: r.methodConfig.fields })) };
   }
   const doc = new YAML.Document(job);
-  doc.commentBefore = ` Job file for ${basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; those under the review bar stay as\n comments until confirmed with \`import review <this file> --save\`. Edit what is wrong,\n then \`import dry-run <this file>\` shows the result. Format: jobfile.md (version 1).`;
+  doc.commentBefore = ` Job file for ${o.googleSheet ? `the Google Sheet "${sheet?.selected}"` : basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; those under the review bar stay as\n comments until confirmed with \`import review <this file> --save\`. Edit what is wrong,\n then \`import dry-run <this file>\` shows the result. Format: jobfile.md (version 1).`;
   const configNode = doc.get('config', true) as any;
-  if (resources.sheet) {
-    const s = resources.sheet.sheetSelection;
-    const node = configNode.get('sheet', true);
-    node.comment = ` suggested, confidence ${s.confidence.toFixed(2)}; sheets: ${s.sheets.join(', ')}`;
+  if (sheet) {
+    const node = o.googleSheet ? (doc.getIn(['input', 'googleSheet', 'sheet'], true) as any) : configNode.get('sheet', true);
+    node.comment = ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence.toFixed(2)}`}; sheets: ${sheet.sheets.join(', ')}`;
   }
   const mappingNode = configNode.get('mapping', true) as any;
   mappingNode.commentBefore = ' input column: output field (null leaves the column out)';
@@ -131,17 +147,19 @@ export async function renderSkeleton(o: {
 /** The `init` command. */
 export function initCommand(deps: Deps, run = init): Command {
   const command = new Command('init')
-    .description('write a job-file skeleton for an input file, with the suggestions and their confidence')
-    .argument('<input-file>', 'CSV, TSV, XLSX or JSON input')
+    .description('write a job-file skeleton for an input file or a Google Sheets link, with the suggestions and their confidence')
+    .argument('<input-file>', 'CSV, TSV, XLSX or JSON input, or a Google Sheets link shared as "anyone with the link"')
+    .option('--sheet <name>', 'the sheet to read (a workbook or a Google Sheets link; default: the suggested sheet)')
     .option('--pipeline <id>', 'pipeline id to put in the job file')
     .option('--schema <schema.yaml>', 'pipeline schema (expected fields, types) to suggest against')
     .option('--write <path>', 'write the job file there instead of stdout')
-    .action(async (input: string, o: { pipeline?: string; schema?: string; write?: string }) => {
+    .action(async (input: string, o: { pipeline?: string; schema?: string; write?: string; sheet?: string }) => {
       if (o.write !== undefined && o.write === '') throw new UsageError('--write needs a path.');
       return run({ input, ...o }, deps);
     });
   return withExamples(command, [
     'import init data/customers.csv --schema schema.yaml --write customers.yaml',
     'import init export.xlsx > job.yaml',
+    'import init "https://docs.google.com/spreadsheets/d/<id>/edit?usp=sharing" --sheet Orders --write orders.yaml',
   ]);
 }

@@ -78,7 +78,7 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
     const [{ analyzeJob }, { openJobInput }] = await Promise.all([import('../../engine/pipeline.js'), import('../job-input.js')]);
     const analyze = async (sheet: string | undefined) => {
       const analysis = await analyzeJob({
-        input: await openJobInput(job),
+        input: await openJobInput(job, deps),
         schema: job.schema,
         sheet,
         preScripts: job.scripts?.preColumnMapping,
@@ -86,10 +86,11 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
         useFullData: job.options.useFullData,
         warn: (m) => deps.io.warn(m),
       });
-      const read = await flow.readColumnSamples(job, analysis.resources.sheet?.sheetSelection.selected ?? sheet);
+      const read = await flow.readColumnSamples(job, analysis.resources.sheet?.sheetSelection.selected ?? sheet, undefined, deps);
       return { resources: analysis.resources, samples: flow.withMetadata(read, analysis.metadata, job.options.useFullData) };
     };
-    deps.io.status(`Reading ${basename(job.input.file ?? job.input.rowsFile ?? 'the rows')} for the engine's suggestions...`);
+    const what = job.input.googleSheet ? `the Google Sheet "${job.input.googleSheet.sheet}"` : basename(job.input.file ?? job.input.rowsFile ?? 'the rows');
+    deps.io.status(`Reading ${what} for the engine's suggestions...`);
     ({ resources, samples } = await analyze(job.config.sheet));
     reload = (sheet) => analyze(sheet);
   } else {
@@ -106,8 +107,8 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
     if (job.config.sheet !== undefined && resources.sheet && resources.sheet.sheetSelection.selected !== job.config.sheet) {
       resources = await useSheet(job.config.sheet);
     }
-    samples = await flow.readColumnSamples(job, resources.sheet?.sheetSelection.selected ?? job.config.sheet);
-    reload = async (sheet) => ({ resources: await useSheet(sheet), samples: await flow.readColumnSamples(job, sheet) });
+    samples = await flow.readColumnSamples(job, resources.sheet?.sheetSelection.selected ?? job.config.sheet, undefined, deps);
+    reload = async (sheet) => ({ resources: await useSheet(sheet), samples: await flow.readColumnSamples(job, sheet, undefined, deps) });
   }
 
   const file = basename(job.path);
@@ -140,7 +141,7 @@ export async function reviewForRun(job: JobFile, resources: JobResources, deps: 
   requireTerminal(deps, basename(job.path), 'run --interactive');
   const flow = await import('../review-flow.js');
   const ask = opts.prompter ?? (await import('../prompter.js')).inquirerPrompter(deps.io, deps.settings.color);
-  const samples = await flow.readColumnSamples(job, resources.sheet?.sheetSelection.selected ?? job.config.sheet);
+  const samples = await flow.readColumnSamples(job, resources.sheet?.sheetSelection.selected ?? job.config.sheet, undefined, deps);
   const choices = await flow.reviewAndConfirm(job, resources, samples, ask, deps.io, {
     minConfidence: opts.minConfidence, redact: opts.redact, all: opts.all, reload: opts.reload,
     question: opts.save ? `Save these choices to ${basename(job.path)} and run the job?` : 'Apply these choices and run the job?',

@@ -43,7 +43,8 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
     const { loadSchemas } = await import('../../jobfile/schema-file.js');
     schemas = await loadSchemas(resolve(deps.cwd, opts.schema), deps.env);
   }
-  const { startServer, scriptModules } = await import('../../emulator/server.js');
+  const [{ startServer, scriptModules }, { sheetsBaseUrl }] = await Promise.all([import('../../emulator/server.js'), import('../../engine/read/google-sheet.js')]);
+  const sheets = { baseUrl: sheetsBaseUrl(deps.env), timeoutMs: deps.settings.timeoutMs };
   const scriptsDir = opts.scriptsDir ? resolve(deps.cwd, opts.scriptsDir) : undefined;
   if (scriptsDir) {
     try { await scriptModules(scriptsDir); } catch (e) {
@@ -60,6 +61,7 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
       scriptsDir,
       apiKeys: opts.apiKeys,
       maxUpload: opts.maxUpload,
+      sheets,
       webhookRetry: { attempts: opts.webhookAttempts, baseDelayMs: opts.webhookBackoffMs },
       executor: { workerMemoryMb: opts.workerMemoryMb },
       log: (line) => deps.io.stderr.write(line + '\n'),

@@ -2,6 +2,7 @@
 import type { PipelineSchema } from '../../contract/index.js';
 import type { CsvPart } from '../read/csv.js';
 import type { SlashOrders } from '../steps/types.js';
+import type { Reject } from '../rejects.js';
 import type { EngineConfig, Report, Row, Value } from '../types.js';
 
 /** What a worker is asked to do: read one part of the file and run the steps on it. */
@@ -16,8 +17,10 @@ export interface WorkerJob {
   orders: SlashOrders;
   /** The output's format: batches carry CSV lines, or sheet rows with placeholder row numbers (write/xlsx.ts). */
   output: 'csv' | 'excel';
-  /** Send each batch's output rows too (the run webhook's data table). */
+  /** Send each batch's output rows too (the run webhook's data table, rejected rows' values). */
   collectRows: boolean;
+  /** Report rejected rows and emptied cells (rejects.ts) with the batches. */
+  rejects: boolean;
   /** Batches a worker may have sent and not yet seen credited back: bounds the main thread's queue. */
   maxInFlight: number;
   /**
@@ -64,8 +67,14 @@ export interface BatchData {
   /** Each row's data-row number, counted from the part's first row. */
   rowNumbers: number[];
   outcomes: RuleOutcome[];
-  /** The output rows, when the run webhook's data table is collected. */
+  /** The output rows, when the run webhook's data table or rejected rows are collected. */
   rows?: Row[];
+  /**
+   * The rejects the worker's steps reported since the last batch, in order, rows counted from the
+   * part's first row: up to this batch's last row, and those of earlier rows the worker dropped
+   * whole. A batch with no rows carries only these (the worker sends one when many pile up).
+   */
+  rejects?: Reject[];
 }
 
 /** The end of a part: how many data rows it had and the report of its steps. */

@@ -13,12 +13,13 @@ import { deserialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { DataType, RunWebhookBody } from '../../contract/index.js';
 import { DataTableCollector, type MetadataCollector } from '../metadata.js';
+import { Profiler, type ColumnProfile } from '../profile.js';
 import { csvFileOf, sniffCsvFile } from '../read/csv.js';
 import { activeRules, droppingRule, dropRows, type ActiveRule } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
 import { dataTypeOf, scanSlashOrder, type SlashOrders } from '../steps/types.js';
 import {
-  emptyReport, REPORT_FIRST_ROWS, SAMPLE_ROWS,
+  emptyReport, REPORT_FIRST_ROWS, REPORT_TEXT_EXAMPLES, SAMPLE_ROWS,
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
 } from '../types.js';
 import { writeTable } from '../write/index.js';
@@ -104,6 +105,10 @@ export interface ParallelRun {
   onProgress?: (bytesRead: number) => void;
   output?: { path: string; format: 'csv' | 'excel' };
   collectDataTable: boolean;
+  /** Send the rows across (rejected rows need their values). */
+  sendRows: boolean;
+  /** Profile the output columns. */
+  profile: boolean;
   /** Stops the sequential reader the sample came from. */
   closeInput: () => Promise<void>;
   pool: WorkerPool;
@@ -114,6 +119,7 @@ export interface ParallelResult {
   columns: string[];
   types: (DataType | undefined)[];
   runWebhook?: Omit<RunWebhookBody, 'jobId'>;
+  profile?: ColumnProfile[];
 }
 
 /**
@@ -154,8 +160,12 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       else table = await step.apply(table, config, ctx);
     }
 
+    ctx.rejects?.begin(table.columns);
     const output = run.output?.format ?? 'csv';
-    const base = { path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, output, collectRows: run.collectDataTable, maxInFlight: MAX_IN_FLIGHT };
+    const base = {
+      path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, output,
+      collectRows: run.collectDataTable || run.sendRows || run.profile, rejects: Boolean(ctx.rejects), maxInFlight: MAX_IN_FLIGHT,
+    };
     for (const _ of workers) {
       const path = join(tmpdir(), `.import-parallel-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
       spills.push({ path, fd: openSync(path, 'w+'), at: 0 });
@@ -194,6 +204,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
 
     const collector = run.collectDataTable ? new DataTableCollector() : undefined;
     const sheetFixes = newFixes();
+    const profiler = run.profile ? new Profiler(table.columns, table.types) : undefined;
     const done: DoneMessage[] = [];
     async function* merged(): AsyncGenerator<Batch> {
       let offset = 0;
@@ -203,7 +214,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
           if (message.type === 'done') { done.push(message); break; }
           workers[w].postMessage({ credit: 1 });
           const { text, data } = read(w, message);
-          yield mergeBatch(text, data, offset, rules, report, collector, sheetFixes);
+          yield mergeBatch(text, data, offset, rules, report, collector, ctx, profiler, sheetFixes);
         }
         offset += done[w].rows;
       }
@@ -212,11 +223,12 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     if (run.output) await writeTable(out, run.output.path, output, ctx.warn);
     else for await (const _ of out.batches) { /* drain */ }
 
+    ctx.rejects?.release();
     const sampled = report.rowsIn;
     mergeReports(report, done);
     // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are added as a count.
     if (report.rowsIn > sampled) run.metadata.push({ rows: new Array<Row>(report.rowsIn - sampled), rowNumbers: [] });
-    return { columns: table.columns, types: table.types, runWebhook: collector?.body('', table.columns, table.types) };
+    return { columns: table.columns, types: table.types, runWebhook: collector?.body('', table.columns, table.types), profile: profiler?.result() };
   } finally {
     await run.pool.terminate();
     for (const spill of spills) closeSync(spill.fd);
@@ -228,8 +240,8 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
 async function* noBatches(): AsyncGenerator<Batch> { /* no rows */ }
 
 /**
- * Each date_time field's slash order as the sequential run would decide it, from the sample (the
- * first proving value decides); undefined when a field has ambiguous slash dates and no proving one.
+ * Each date_time field's slash order from the sample: true when a value proves day-first, else
+ * false (month-first assumed; a worker meeting a day-first value makes the run go sequential).
  */
 async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> {
   const scratch: StepContext = { ...run.ctx, report: emptyReport(), warn: () => {} };
@@ -242,23 +254,23 @@ async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> 
     table = await step.apply(table, run.config, scratch);
   }
   const dateColumns = table.columns
-    .map((field, index) => ({ field, index, dayFirst: undefined as boolean | undefined, hasAmbiguous: false }))
+    .map((field, index) => ({ field, index, dayFirst: undefined as boolean | undefined, sawSlash: false }))
     .filter(({ field }) => Object.hasOwn(run.config.dataTypes ?? {}, field) && dataTypeOf(run.config.dataTypes[field]) === 'date_time');
   if (dateColumns.length === 0) return {};
   for await (const batch of table.batches) for (const column of dateColumns) scanSlashOrder(column, batch.rows);
   const orders: SlashOrders = {};
-  for (const column of dateColumns) {
-    if (column.dayFirst === undefined && column.hasAmbiguous) return undefined;
-    orders[column.field] = column.dayFirst ?? null;
-  }
+  for (const column of dateColumns) orders[column.field] = column.dayFirst === true;
   return orders;
 }
 
 /** Applies the row-dropping rules, in order, to a worker's batch and keeps the lines of the rows that stay. */
 function mergeBatch(
-  text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined, sheetFixes: SheetFixes,
+  text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined, ctx: StepContext,
+  profiler: Profiler | undefined, sheetFixes: SheetFixes,
 ): PreformattedBatch {
   const { ends, rowNumbers, outcomes, rows } = data;
+  // The worker's rejects come before this batch's drops; the orderer puts each row's in step order.
+  for (const reject of data.rejects ?? []) ctx.rejects?.add({ ...reject, row: reject.row + offset });
   let r = 0;
   let fixesAt = 0;
   const keeps = (i: number): boolean => {
@@ -277,18 +289,20 @@ function mergeBatch(
     const dropper = rules.length === 0 ? -1 : droppingRule(rules.length, keeps);
     if (data.sheetFixes) fixesAt = addRowFixes(sheetFixes, data.sheetFixes, fixesAt, r, dropper < 0);
     if (dropper >= 0) {
-      rules[dropper].count(rowNumbers[r] + offset);
+      rules[dropper].count(rowNumbers[r] + offset, rows?.[r]);
       const lineStart = r === 0 ? 0 : ends[r - 1];
       if (lineStart > runStart) pieces.push(text.subarray(runStart, lineStart));
       runStart = ends[r];
     } else {
       kept.push(rowNumbers[r] + offset);
-      if (rows) keptRows.push(rows[r]);
+      if (rows && (collector || profiler)) keptRows.push(rows[r]);
     }
   }
   if (runStart < text.length) pieces.push(runStart === 0 ? text : text.subarray(runStart));
   report.rowsOut += kept.length;
   collector?.push({ rows: keptRows, rowNumbers: kept });
+  profiler?.push({ rows: keptRows, rowNumbers: kept });
+  ctx.rejects?.release();
   return { rows: [], rowNumbers: kept, [PREFORMATTED]: pieces };
 }
 
@@ -313,6 +327,7 @@ function mergeReports(report: Report, done: DoneMessage[]): void {
       const into = report.textChanges[j];
       if (!into || into.rule !== entry.rule || into.field !== entry.field) throw new ParallelFallback(`Report entries differ: ${entry.rule}`);
       into.count += entry.count;
+      for (const example of entry.examples) if (into.examples.length < REPORT_TEXT_EXAMPLES) into.examples.push(example);
     });
     offset += rows;
   }

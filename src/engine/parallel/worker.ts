@@ -10,6 +10,7 @@ import { openCsvPart } from '../read/csv.js';
 import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
+import { RejectOrderer, type Reject } from '../rejects.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
 import { csvBatchText, rowFormat } from '../write/csv.js';
 import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
@@ -38,8 +39,20 @@ port.on('message', (message: WorkerJob | CreditMessage | SplitJob) => {
   }
 });
 
+/** Rejects held before the worker sends them without waiting for a batch that keeps rows. */
+const MAX_HELD_REJECTS = 4096;
+
 async function run(job: WorkerJob): Promise<void> {
   const report = emptyReport();
+  let outbox: Reject[] = [];
+  const rejects = job.rejects ? new RejectOrderer({ begin: () => {}, add: (r) => { outbox.push(r); } }) : undefined;
+  const takeRejects = (): Reject[] | undefined => {
+    if (!rejects) return undefined;
+    rejects.release();
+    const taken = outbox;
+    outbox = [];
+    return taken;
+  };
   const ctx: StepContext = {
     schema: job.schema,
     report,
@@ -47,6 +60,7 @@ async function run(job: WorkerJob): Promise<void> {
     loadScript: async () => undefined,
     // The main thread gives the warnings: it applies the same steps to the same columns.
     warn: () => {},
+    rejects,
   };
   let bytes = 0;
   const raw = await openCsvPart(job.path, job.display, job.forced, { lenient: job.lenient, report, onProgress: (n) => { bytes = n; } }, job.part);
@@ -59,12 +73,34 @@ async function run(job: WorkerJob): Promise<void> {
   };
   const from = STEPS.findIndex((s) => s.name === 'map');
   const to = STEPS.findIndex((s) => s.name === 'drop-rows');
+  const spill = job.spill;
+  /** Sends a batch: its output text (already in `encoded`) and data, through the spill file. */
+  const send = async (length: number, data: BatchData) => {
+    writeAll(spill, encoded.subarray(0, length));
+    const serialized = serialize(data);
+    writeAll(spill, serialized);
+    const message: BatchMessage = { type: 'batch', length, dataLength: serialized.length, bytes };
+    port.postMessage(message);
+    if (++inFlight >= job.maxInFlight) await new Promise<void>((resolve) => { wake = resolve; });
+  };
   for (const step of STEPS.slice(from, to)) {
     const used = step.name === 'types' ? typesStep(job.orders) : step;
     table = await used.apply(table, job.config, ctx);
+    if (step.name === 'types' && rejects) {
+      // Rows the next steps drop whole send no batch: their rejects go on their own before they pile up.
+      const typed = table;
+      table = {
+        ...typed,
+        batches: (async function* releasing(): AsyncGenerator<Batch> {
+          for await (const batch of typed.batches) {
+            if (rejects.waiting >= MAX_HELD_REJECTS) await send(0, { ends: [], rowNumbers: [], outcomes: [], rejects: takeRejects() });
+            yield batch;
+          }
+        })(),
+      };
+    }
   }
   const rules = activeRules(table.columns, job.config, ctx);
-  const spill = job.spill;
   const format = rowFormat(table.columns, table.types);
   // Excel: rows get their numbers on the main thread, which alone knows which rows stay.
   const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
@@ -79,7 +115,6 @@ async function run(job: WorkerJob): Promise<void> {
     } else {
       length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
     }
-    writeAll(spill, encoded.subarray(0, length));
     const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
       if (rule.method === 'missingValues') {
         return { kind: 'keeps', keeps: batch.rows.map((row) => hasAll(rule.indices, row)) };
@@ -88,17 +123,15 @@ async function run(job: WorkerJob): Promise<void> {
       const at = rule.indices[0];
       return { kind: 'values', values: batch.rows.map((row) => row[at]) };
     });
-    const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined };
+    const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() };
     if (sheet?.fixes.rows?.length) {
       data.sheetFixes = sheet.fixes.rows;
       sheet.fixes.rows = [];
     }
-    const serialized = serialize(data);
-    writeAll(spill, serialized);
-    const message: BatchMessage = { type: 'batch', length, dataLength: serialized.length, bytes };
-    port.postMessage(message);
-    if (++inFlight >= job.maxInFlight) await new Promise<void>((resolve) => { wake = resolve; });
+    await send(length, data);
   }
+  const last = takeRejects();
+  if (last?.length) await send(0, { ends: [], rowNumbers: [], outcomes: [], rejects: last });
   port.postMessage({ type: 'done', rows: rowsRead, report });
 }
 

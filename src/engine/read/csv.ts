@@ -8,6 +8,7 @@ import { TextDecoder } from 'node:util';
 import type PapaNamespace from 'papaparse';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
+import { HEADER_LINE_LIMIT, InputLimitError, ROW_LIMIT, sizeText } from './limits.js';
 import { BATCH_SIZE, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
 
 /** Bytes per read from disk: large reads keep the syscall and stream overhead low. */
@@ -156,40 +157,126 @@ async function lineAt(path: string, display: string, offset: number, newline: st
   return line;
 }
 
-/** Delimiter and line break of the header line, or undefined while the line is incomplete. */
-function sniffHeader(text: string, atEnd: boolean, forced?: string): { delimiter: string; newline: Newline } | undefined {
-  const counts = new Map<number, number>(DELIMITERS.map((d) => [d.charCodeAt(0), 0]));
-  let i = 0;
-  // Blank lines before the header are skipped like any blank line.
-  while (i < text.length && (text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13)) i++;
-  let inQuotes = false;
-  let newline: Newline | undefined;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) inQuotes = !inQuotes; // a doubled quote toggles twice
-    else if (inQuotes) continue;
-    else if (c === 10) { newline = '\n'; break; }
-    else if (c === 13) {
-      if (i + 1 === text.length && !atEnd) return undefined; // CR LF may be split across chunks
-      newline = text.charCodeAt(i + 1) === 10 ? '\n' : '\r';
-      break;
-    } else {
-      const n = counts.get(c);
-      if (n !== undefined) counts.set(c, n + 1);
+/** The header line's delimiter and line break. */
+export interface HeaderFormat { delimiter: string; newline: Newline }
+
+/**
+ * Finds the header line's delimiter and line break, chunk by chunk: each character is looked at
+ * once, so a huge header line costs time in proportion to its length (no rescans), and one over
+ * HEADER_LINE_LIMIT is refused.
+ */
+class HeaderSniffer {
+  /** Occurrences of each of DELIMITERS (`, ; tab |`) outside quotes. */
+  private readonly counts = [0, 0, 0, 0];
+  private inQuotes = false;
+  private started = false;
+  private pendingCR = false;
+  /** Blank lines before the header (skipped like any blank line), for the line number of errors. */
+  private blankLines = 0;
+  private length = 0;
+  result: HeaderFormat | undefined;
+
+  constructor(private readonly display: string, private readonly forced?: string) {}
+
+  /** Scans the next piece of text; true once the header line is complete. */
+  push(text: string): boolean {
+    if (this.result) return true;
+    let i = 0;
+    const end = text.length;
+    if (this.pendingCR) return this.finish(text.charCodeAt(0) === 10 ? '\n' : '\r');
+    if (!this.started) {
+      for (; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 10 && c !== 13) break;
+        if (c === 10 || text.charCodeAt(i + 1) !== 10) this.blankLines++;
+      }
+      if (i === end) return false;
+      this.started = true;
     }
+    // The hot loop: locals only, delimiters compared directly.
+    const counts = this.counts;
+    let inQuotes = this.inQuotes;
+    const from = i;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34) inQuotes = !inQuotes; // a doubled quote toggles twice
+      else if (inQuotes) continue;
+      else if (c === 44) counts[0]++;
+      else if (c === 59) counts[1]++;
+      else if (c === 9) counts[2]++;
+      else if (c === 124) counts[3]++;
+      else if (c === 10) return this.finish('\n');
+      else if (c === 13) {
+        if (i + 1 < end) return this.finish(text.charCodeAt(i + 1) === 10 ? '\n' : '\r');
+        this.pendingCR = true; // CR LF may be split across chunks
+      }
+    }
+    this.inQuotes = inQuotes;
+    this.length += i - from;
+    if (this.length > HEADER_LINE_LIMIT) {
+      const line = this.blankLines + 1;
+      throw new InputLimitError(
+        `${this.display}:${line}: the header line is longer than ${sizeText(HEADER_LINE_LIMIT)}` +
+        `${inQuotes ? ' (a quote in it is never closed)' : ' with no line break'}; check that this is a CSV file, or fix the quote.`,
+        'headerLine', line);
+    }
+    return false;
   }
-  if (newline === undefined) {
-    if (!atEnd) return undefined;
-    newline = '\n';
+
+  /** The result at the end of the input (a header with no line break ends there); undefined for an empty file. */
+  end(): HeaderFormat | undefined {
+    if (this.result) return this.result;
+    if (!this.started) return undefined;
+    return this.finish(this.pendingCR ? '\r' : '\n') ? this.result : undefined;
   }
-  if (forced) return { delimiter: forced, newline };
-  let delimiter: string = DELIMITERS[0];
-  let best = 0;
-  for (const d of DELIMITERS) {
-    const n = counts.get(d.charCodeAt(0)) ?? 0;
-    if (n > best) { best = n; delimiter = d; }
+
+  private finish(newline: Newline): true {
+    let delimiter: string = DELIMITERS[0];
+    if (this.forced) delimiter = this.forced;
+    else {
+      let best = 0;
+      DELIMITERS.forEach((d, i) => { if (this.counts[i] > best) { best = this.counts[i]; delimiter = d; } });
+    }
+    this.result = { delimiter, newline };
+    return true;
   }
-  return { delimiter, newline };
+}
+
+/**
+ * For each record Papa Parse made of `text`, whether its last field was quoted and whether it was
+ * a blank line: Papa gives `[""]` for both a blank line and a quoted empty field, and keeps a
+ * carriage return at the end of both an unquoted CRLF line and a quoted `"x\r"`. Only called for
+ * the text of a parse that holds such a record, so its cost stays proportional to the input.
+ */
+function recordShapes(text: string, count: number, delimiter: string, newline: Newline): { quotedLast: boolean; blank: boolean }[] {
+  const shapes: { quotedLast: boolean; blank: boolean }[] = [];
+  const d = delimiter.charCodeAt(0);
+  const nl = newline.charCodeAt(0);
+  let p = 0;
+  while (shapes.length < count && p <= text.length) {
+    const start = p;
+    let quoted = false;
+    for (;;) {
+      quoted = text.charCodeAt(p) === 34;
+      if (quoted) {
+        p++;
+        for (;;) {
+          const q = text.indexOf('"', p);
+          if (q === -1) { p = text.length; break; }
+          if (text.charCodeAt(q + 1) === 34) { p = q + 2; continue; }
+          p = q + 1;
+          break;
+        }
+      }
+      while (p < text.length && text.charCodeAt(p) !== d && text.charCodeAt(p) !== nl) p++;
+      if (p < text.length && text.charCodeAt(p) === d) { p++; continue; }
+      break;
+    }
+    // A blank line is empty, or holds only the CR of a CRLF when records are split on LF.
+    shapes.push({ quotedLast: quoted, blank: p === start || (p === start + 1 && !quoted && text.charCodeAt(start) === 13) });
+    p++; // past the line break
+  }
+  return shapes;
 }
 
 /** A bad record found while parsing; turned into a UsageError once its line is known. */
@@ -201,6 +288,8 @@ class RecordProblem {
     /** Index of the record among the records parsed from `text`. */
     readonly index: number,
     readonly describe: (where: string) => string,
+    /** Set when the problem is a size limit (InputLimitError). */
+    readonly limit?: 'row',
   ) {}
 }
 
@@ -251,13 +340,22 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
 
   /** Turns parsed records into rows (in place: Papa's arrays are ours), batching them. */
   const take = (records: string[][], text: string, textOffset: number): void => {
+    // Looked up only for a record that is `[""]` or whose last cell ends with a CR (see recordShapes).
+    let shapes: { quotedLast: boolean; blank: boolean }[] | undefined;
+    const shapeOf = (j: number) => (shapes ??= recordShapes(text, records.length, delimiter, newline))[j];
+    let mayQuoteCR: boolean | undefined;
     for (let j = 0; j < records.length; j++) {
       const cells = records[j] as Row;
       let n = cells.length;
-      // Records are split on LF; the CR of a CRLF ending stays on the last unquoted cell.
+      // Records are split on LF; the CR of a CRLF ending stays on the last unquoted cell. A quoted
+      // last cell keeps its own CR (`1,"x\r"`): it can end in CR only if the text has CR + quote.
       const last = cells[n - 1] as string;
-      if (last.length > 0 && last.charCodeAt(last.length - 1) === 13) cells[n - 1] = last.slice(0, -1);
-      if (n === 1 && cells[0] === '') continue; // a completely blank line
+      if (newline === '\n' && last.length > 0 && last.charCodeAt(last.length - 1) === 13) {
+        mayQuoteCR ??= text.includes('\r"');
+        if (!mayQuoteCR || !shapeOf(j).quotedLast) cells[n - 1] = last.slice(0, -1);
+      }
+      // A blank line is skipped; a line holding `""` is a row with one missing value.
+      if (n === 1 && cells[0] === '' && shapeOf(j).blank) continue;
       if (!header) {
         header = columnNames(cells as string[]);
         width = header.length;
@@ -288,7 +386,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   const feed = (piece: string, atEnd: boolean): void => {
     const text = carry + piece;
     // A long quoted field spanning many slices: wait until the text doubles, so re-parsing stays linear.
-    if (!atEnd && text.length < 2 * tried) {
+    // Past ROW_LIMIT it parses at once, so an overlong row is refused before much more is held.
+    if (!atEnd && text.length < 2 * tried && text.length <= ROW_LIMIT) {
       carry = text;
       return;
     }
@@ -307,14 +406,19 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     carry = used === 0 ? text : text.slice(used);
     carryOffset += used;
     tried = carry.length;
+    // The unfinished record alone is over the limit: refuse it rather than hold ever more text.
+    if (carry.length > ROW_LIMIT) {
+      throw new RecordProblem(carry, carryOffset, 0, (where) =>
+        `${where}: a row is longer than ${sizeText(ROW_LIMIT)}${carry.charCodeAt(0) === 34 || carry.includes(`${delimiter}"`) ? ' (a quoted field may never be closed)' : ''}; fix the quote or split the field.`, 'row');
+    }
   };
 
-  /** Text read before the header line is complete, and the parser once it is. */
-  let head = '';
-  const start = (atEnd: boolean): boolean => {
-    const found = sniffHeader(head, atEnd, forced);
-    if (!found) return false;
-    ({ delimiter, newline } = found);
+  /** Text read before the header line is complete (kept as chunks: one join, no rescans), and the parser once it is. */
+  let head: string[] = [];
+  const sniffer = new HeaderSniffer(display, forced);
+  const start = (format: HeaderFormat | undefined): boolean => {
+    if (!format) return false;
+    ({ delimiter, newline } = format);
     parser = new Papa.Parser({ delimiter, newline, quoteChar: '"' });
     return true;
   };
@@ -330,10 +434,11 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     for await (const chunk of decodeFile(path, display, opts.onProgress, part)) {
       let text = chunk;
       if (!parser) {
-        head += chunk;
-        if (!start(false)) continue;
-        text = head;
-        head = '';
+        head.push(chunk);
+        if (!sniffer.push(chunk)) continue;
+        start(sniffer.result);
+        text = head.join('');
+        head = [];
       }
       for (let i = 0; i < text.length; i += PARSE_SLICE) {
         feed(text.slice(i, i + PARSE_SLICE), false);
@@ -345,13 +450,14 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         while (ready.length > 0) yield { batch: ready.shift()! };
       }
     }
-    if (!parser && start(true)) feed(head, true);
+    if (!parser && start(sniffer.end())) feed(head.join(''), true);
     else if (parser) feed('', true);
   } catch (error) {
     if (!(error instanceof RecordProblem)) throw error;
     const offset = error.textOffset + recordStart(Papa, error.text, error.index, delimiter, newline);
     const line = await lineAt(path, display, offset, newline);
-    throw new UsageError(error.describe(`${display}:${line}`));
+    const message = error.describe(`${display}:${line}`);
+    throw error.limit ? new InputLimitError(message, error.limit, line) : new UsageError(message);
   }
   if (!header) {
     throw new UsageError(`${display} is empty; give a file whose first line is a header row.`);
@@ -367,14 +473,10 @@ export function openCsvPart(path: string, display: string, forced: string | unde
 }
 
 /** The delimiter and line break the reader would use for a file, from its header line; undefined for an empty file. */
-export async function sniffCsvFile(path: string, display: string, forced: string | undefined): Promise<{ delimiter: string; newline: Newline } | undefined> {
-  let head = '';
-  for await (const chunk of decodeFile(path, display)) {
-    head += chunk;
-    const found = sniffHeader(head, false, forced);
-    if (found) return found;
-  }
-  return sniffHeader(head, true, forced);
+export async function sniffCsvFile(path: string, display: string, forced: string | undefined): Promise<HeaderFormat | undefined> {
+  const sniffer = new HeaderSniffer(display, forced);
+  for await (const chunk of decodeFile(path, display)) if (sniffer.push(chunk)) return sniffer.result;
+  return sniffer.end();
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */

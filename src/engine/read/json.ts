@@ -1,5 +1,6 @@
 /** JSON rows reader (engine.md "Reading input"): an array of objects, columns = union of keys in first-seen order. */
 import { readFile } from 'node:fs/promises';
+import { entriesInOrder, keysInOrder, parseJson, stringifyJson } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type InputSource, type Row, type Table } from '../types.js';
@@ -17,7 +18,7 @@ export function jsonCell(value: unknown): string | null {
     case 'number': text = String(value); break;
     case 'boolean': text = value ? 'true' : 'false'; break;
     case 'bigint': text = value.toString(); break;
-    case 'object': text = JSON.stringify(value); break;
+    case 'object': text = stringifyJson(value); break; // written order, as in the file
     default: return null; // functions and symbols have no JSON form
   }
   return isMissing(text) ? null : text;
@@ -48,7 +49,8 @@ function checkRows(value: unknown, display: string): Record<string, unknown>[] {
 /** The table of checked rows: union of keys as columns, values as text or null. */
 function rowsTable(rows: Record<string, unknown>[]): Table {
   const index = new Map<string, number>();
-  for (const row of rows) for (const key of Object.keys(row)) if (!index.has(key)) index.set(key, index.size);
+  // Keys in written order: a plain object would move integer-like keys ("1962") first.
+  for (const row of rows) for (const key of keysInOrder(row)) if (!index.has(key)) index.set(key, index.size);
   const columns = [...index.keys()];
   return {
     columns,
@@ -61,7 +63,7 @@ function rowsTable(rows: Record<string, unknown>[]): Table {
           const numbers: number[] = [];
           for (let i = start; i < end; i++) {
             const row: Row = new Array(columns.length).fill(null);
-            for (const [key, value] of Object.entries(rows[i])) row[index.get(key)!] = jsonCell(value);
+            for (const [key, value] of entriesInOrder(rows[i])) row[index.get(key)!] = jsonCell(value);
             out.push(row);
             numbers.push(i + 1);
           }
@@ -108,7 +110,7 @@ export function jsonFileSource(path: string, display: string, name: string, size
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = parseJson(text);
       } catch (error) {
         throw invalidJson(text, display, error as Error);
       }

@@ -7,6 +7,7 @@
  * combining configuration; its `apply` passes rows through untouched.
  */
 import { COMBINING_METHODS, DEFAULT_SEPARATOR, type CombiningMethod } from '../../contract/index.js';
+import { keysInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import type { EngineConfig, Step, Value } from '../types.js';
@@ -28,13 +29,15 @@ export function combiningMethodOf(value: unknown): CombiningMethod | undefined {
   return COMBINING_METHODS.find((m) => m.toLowerCase() === lower);
 }
 
-/** The input columns of each field that several columns map to, in `columnOrder` order. */
+/** The input columns of each field that several columns map to, in `columnOrder` order (then mapping order). Linear in the columns. */
 export function combinedFields(mapping: Record<string, string>, columnOrder: string[]): Map<string, string[]> {
   const byField = new Map<string, string[]>();
-  const ordered = [...columnOrder, ...Object.keys(mapping).filter((c) => !columnOrder.includes(c))];
+  const inOrder = new Set(columnOrder);
+  const ordered = [...inOrder, ...keysInOrder(mapping).filter((c) => !inOrder.has(c))];
   for (const column of ordered) {
+    if (!Object.hasOwn(mapping, column)) continue;
     const field = mapping[column];
-    if (!Object.hasOwn(mapping, column) || typeof field !== 'string' || field === '') continue;
+    if (typeof field !== 'string' || field === '') continue;
     const list = byField.get(field);
     if (list) list.push(column);
     else byField.set(field, [column]);
@@ -59,7 +62,8 @@ export function resolveCombining(config: EngineConfig, columnOrder: string[]): C
   const specs: CombineSpec[] = [];
   for (const [field, columns] of combinedFields(config.mapping ?? {}, columnOrder)) {
     if (!config.allowColumnCombining) throw new UsageError(combiningNotAllowedMessage(field, columns));
-    const entry = config.combining?.[field] ?? {};
+    const combining = config.combining ?? {};
+    const entry = (Object.hasOwn(combining, field) ? combining[field] : undefined) ?? {};
     let method: CombiningMethod = 'stringAppend';
     if (entry.method !== undefined && entry.method !== null) {
       const found = combiningMethodOf(entry.method);
@@ -71,7 +75,8 @@ export function resolveCombining(config: EngineConfig, columnOrder: string[]): C
     let order = columns;
     if (entry.combiningOrder !== undefined && entry.combiningOrder !== null) {
       const given = entry.combiningOrder;
-      const isExact = Array.isArray(given) && given.length === columns.length && new Set(given).size === given.length && given.every((c) => columns.includes(c));
+      const own = new Set(columns);
+      const isExact = Array.isArray(given) && given.length === columns.length && new Set(given).size === given.length && given.every((c) => own.has(c));
       if (!isExact) {
         throw new UsageError(`combiningOrder for field ${field} must list exactly its columns ${columns.join(', ')}, each once; got ${Array.isArray(given) ? given.join(', ') || 'nothing' : JSON.stringify(given)}.`);
       }
@@ -80,6 +85,17 @@ export function resolveCombining(config: EngineConfig, columnOrder: string[]): C
     specs.push({ field, method, separator, columns: order });
   }
   return specs;
+}
+
+const JSON_KEYS = new WeakMap<CombineSpec, string[]>();
+/** Each column's `"name":` for json combining, made once per spec. */
+function jsonKeys(spec: CombineSpec): string[] {
+  let keys = JSON_KEYS.get(spec);
+  if (!keys) {
+    keys = spec.columns.map((c) => `${JSON.stringify(c)}:`);
+    JSON_KEYS.set(spec, keys);
+  }
+  return keys;
 }
 
 function asText(value: Value): string {
@@ -93,13 +109,16 @@ function asText(value: Value): string {
  */
 export function combineValues(spec: CombineSpec, values: Value[]): Value {
   if (spec.method === 'json') {
-    const object: Record<string, string | null> = {};
-    for (let i = 0; i < spec.columns.length; i++) {
+    // Written directly rather than through an object: keys keep the combining order (an object
+    // would move `"1962"` first) and `__proto__` stays a key.
+    const keys = jsonKeys(spec);
+    let json = '{';
+    for (let i = 0; i < keys.length; i++) {
       const v = values[i];
-      object[spec.columns[i]] = isMissing(v) ? null : asText(v);
+      json += (i > 0 ? ',' : '') + keys[i] + (isMissing(v) ? 'null' : JSON.stringify(asText(v)));
     }
     // Even an all-missing row gives an object: the keys still say which columns were combined.
-    return JSON.stringify(object);
+    return json + '}';
   }
   let text = '';
   let isAllMissing = true;
@@ -119,10 +138,10 @@ export const combine: Step = {
   name: 'combine',
   check(config) {
     // Column order does not matter for validation; the mapping's key order stands in for it.
-    resolveCombining(config, Object.keys(config.mapping ?? {}));
+    resolveCombining(config, keysInOrder(config.mapping ?? {}));
   },
   apply(input, config) {
-    resolveCombining(config, Object.keys(config.mapping ?? {}));
+    resolveCombining(config, keysInOrder(config.mapping ?? {}));
     return input;
   },
 };

@@ -7,18 +7,27 @@ import { NumberSet } from '../number-set.js';
 import { ROW_DROPPING_METHODS, type RowDroppingMethod, type RowDroppingRule } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
+import type { RejectOrigin } from '../rejects.js';
 import { REPORT_FIRST_ROWS, type Batch, type DropCount, type EngineConfig, type Report, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { fieldIndex } from './map.js';
 
-/** Adds a drop rule to the report and returns a function counting one dropped row (by its input row number). */
-export function dropCounter(report: Report, rule: string): (rowNumber: number) => void {
-  const entry: DropCount = { rule, count: 0, firstRows: [] };
+/** What a drop rule is, for rejected-row listings (rejects.ts). */
+export interface DropRule { method: string; origin: RejectOrigin; fields: string[] }
+
+/** Counts one dropped row (by its input row number) and, when rejects are collected, reports it with its values. */
+export type DropCounter = (rowNumber: number, row?: Row) => void;
+
+/** Adds a drop rule to the report and returns a function counting one dropped row. */
+export function dropCounter(ctx: Pick<StepContext, 'report' | 'rejects'>, label: string, rule: DropRule): DropCounter {
+  const entry: DropCount = { rule: label, count: 0, firstRows: [] };
   // Added when the step is applied, with count 0 until rows drop: the report then lists every
   // rule that ran, in the order rules run, rather than in the order they first happened to drop.
-  report.dropped.push(entry);
-  return (rowNumber) => {
+  ctx.report.dropped.push(entry);
+  const rejects = ctx.rejects;
+  return (rowNumber, row) => {
     entry.count++;
     if (entry.firstRows.length < REPORT_FIRST_ROWS) entry.firstRows.push(rowNumber);
+    if (rejects && row) rejects.add({ row: rowNumber, rule: rule.method, origin: rule.origin, fields: rule.fields, original: null, values: row });
   };
 }
 
@@ -54,7 +63,7 @@ export function rowDroppingMethodOf(value: unknown): RowDroppingMethod | undefin
   return ROW_DROPPING_METHODS.find((m) => m.toLowerCase() === lower);
 }
 
-interface LabelledRule { rule: RowDroppingRule; method: RowDroppingMethod; label: string }
+interface LabelledRule { rule: RowDroppingRule; method: RowDroppingMethod; label: string; isPreset: boolean }
 
 function validate(config: EngineConfig): LabelledRule[] {
   const rules: LabelledRule[] = [];
@@ -67,7 +76,7 @@ function validate(config: EngineConfig): LabelledRule[] {
     if (!Array.isArray(fields) || fields.length === 0 || !fields.every((f) => typeof f === 'string')) {
       throw new UsageError(`Row-dropping rule ${method} needs methodConfig.fields, a non-empty list of field names.`);
     }
-    rules.push({ rule, method, label: `${method}: ${fields.join(', ')}${isPreset ? ' (preset)' : ''}` });
+    rules.push({ rule, method, label: `${method}: ${fields.join(', ')}${isPreset ? ' (preset)' : ''}`, isPreset });
   };
   for (const rule of config.presetRowDropping ?? []) add(rule, true);
   for (const rule of config.additionalRowDropping ?? []) add(rule, false);
@@ -120,7 +129,7 @@ export interface ActiveRule {
   method: RowDroppingMethod;
   indices: number[];
   seen: SeenValues;
-  count: (rowNumber: number) => void;
+  count: DropCounter;
 }
 
 /**
@@ -129,12 +138,13 @@ export interface ActiveRule {
  */
 export function activeRules(columns: string[], config: EngineConfig, ctx: StepContext): ActiveRule[] {
   const active: ActiveRule[] = [];
-  for (const { rule, method, label } of validate(config)) {
+  for (const { rule, method, label, isPreset } of validate(config)) {
     const what = `Row-dropping rule ${label}`;
     // A schema field nobody mapped is skipped (fieldIndex warns); a rule left with no field does nothing.
     const indices = rule.methodConfig.fields.map((f) => fieldIndex(columns, f, ctx, what)).filter((i) => i >= 0);
     if (indices.length === 0) continue;
-    active.push({ method, indices, seen: new SeenValues(indices), count: dropCounter(ctx.report, label) });
+    const fields = indices.map((i) => columns[i]);
+    active.push({ method, indices, seen: new SeenValues(indices), count: dropCounter(ctx, label, { method, origin: isPreset ? 'preset' : 'additional', fields }) });
   }
   return active;
 }
@@ -177,7 +187,7 @@ export const dropRows: Step = {
         for (let r = 0; r < batch.rows.length; r++) {
           row = batch.rows[r];
           const dropper = droppingRule(active.length, keeps);
-          if (dropper >= 0) active[dropper].count(batch.rowNumbers[r]);
+          if (dropper >= 0) active[dropper].count(batch.rowNumbers[r], row);
           else { rows.push(row); rowNumbers.push(batch.rowNumbers[r]); }
         }
         if (rows.length > 0) yield { rows, rowNumbers };

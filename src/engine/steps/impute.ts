@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
 import type { Batch, EngineConfig, Row, Step, StepContext, Table, Value } from '../types.js';
-import { dropCounter } from './drop-rows.js';
+import { dropCounter, type DropCounter } from './drop-rows.js';
 import { fieldIndex } from './map.js';
 import { dataTypeOf } from './types.js';
 
@@ -76,12 +76,12 @@ export const impute: Step = {
   },
   apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
     const fills: { index: number; field: string; value: Value }[] = [];
-    const drops: { index: number; count: (rowNumber: number) => void }[] = [];
+    const drops: { index: number; count: DropCounter }[] = [];
     for (const rule of validate(config)) {
       const index = fieldIndex(input.columns, rule.field, ctx, `Impute method ${rule.method} for field "${rule.field}"`);
       if (index < 0) continue;
       if (rule.method === 'fill') fills.push({ index, field: rule.field, value: rule.fillValue });
-      else drops.push({ index, count: dropCounter(ctx.report, `dropMissing: ${rule.field}`) });
+      else drops.push({ index, count: dropCounter(ctx, `dropMissing: ${rule.field}`, { method: 'dropMissing', origin: 'impute', fields: [rule.field] }) });
     }
     if (fills.length + drops.length === 0) return input;
     const filled = ctx.report.filled;
@@ -93,7 +93,7 @@ export const impute: Step = {
           const row = batch.rows[r];
           // Drops first, so a dropped row is not counted as filled.
           for (const drop of drops) {
-            if (isMissing(row[drop.index])) { drop.count(batch.rowNumbers[r]); continue rowLoop; }
+            if (isMissing(row[drop.index])) { drop.count(batch.rowNumbers[r], row); continue rowLoop; }
           }
           let out = row;
           for (const fill of fills) {

@@ -2,6 +2,7 @@
  * Step 3, mapping: each mapped input column's value goes to its field; unmapped columns are
  * dropped. Fields with several columns are combined here (see combine.ts for why).
  */
+import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import type { Batch, EngineConfig, Row, Step, StepContext, Table, Value } from '../types.js';
@@ -27,7 +28,7 @@ export function planMapping(columns: string[], config: EngineConfig, ctx: StepCo
   const mapping = config.mapping ?? {};
   const positions = new Map<string, number>();
   columns.forEach((c, i) => { if (!positions.has(c)) positions.set(c, i); });
-  for (const [column, field] of Object.entries(mapping)) {
+  for (const [column, field] of entriesInOrder(mapping)) {
     if (!positions.has(column)) {
       throw new UsageError(`The mapping names column "${column}" (→ ${field}), which is not in the input; input columns: ${columns.join(', ')}.`);
     }

@@ -7,7 +7,7 @@ import { AGGREGATION_METHODS, type DataType, type PivotConfig } from '../../cont
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
-import { dropCounter, tupleKey } from './drop-rows.js';
+import { dropCounter, tupleKey, type DropCounter } from './drop-rows.js';
 
 interface PivotPlan { index: string[]; pivot: string[]; values: string[] }
 
@@ -73,15 +73,15 @@ export const pivot: Step = {
     const groups = new Map<string, { indexValues: Value[]; rowNumber: number; cells: Map<string, Value[]> }>();
     const pivotValues: string[] = [];
     const knownPivotValues = new Set<string>();
-    let countMissingPivot: ((rowNumber: number) => void) | undefined;
+    let countMissingPivot: DropCounter | undefined;
     for await (const batch of input.batches) {
       for (let r = 0; r < batch.rows.length; r++) {
         const row = batch.rows[r];
         // A row without a pivot value has no column to go to; like pandas, it is left out
         // (and reported as dropped) rather than inventing a column named after nothing.
         if (pivotAt.some((i) => isMissing(row[i]))) {
-          countMissingPivot ??= dropCounter(ctx.report, `pivot: missing ${plan.pivot.join(', ')}`);
-          countMissingPivot(batch.rowNumbers[r]);
+          countMissingPivot ??= dropCounter(ctx, `pivot: missing ${plan.pivot.join(', ')}`, { method: 'missingPivotValue', origin: 'pivot', fields: plan.pivot });
+          countMissingPivot(batch.rowNumbers[r], row);
           continue;
         }
         const pivotValue = pivotAt.map((i) => text(row[i])).join('_');

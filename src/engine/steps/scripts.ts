@@ -2,6 +2,7 @@
  * Steps 2 and 11, scripts: ES modules whose default export takes and returns
  * `{columns, rows}` (rows as objects), run in the listed order over the whole table.
  */
+import { orderedObject, stringifyJson } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { orNull } from '../missing.js';
 import type { Batch, EngineConfig, Row, ScriptFn, Step, StepContext, Table, Value } from '../types.js';
@@ -16,7 +17,7 @@ export function toValue(value: unknown): Value {
   if (typeof value === 'string') return orNull(value);
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyJson(value);
   return String(value);
 }
 
@@ -33,14 +34,22 @@ export function checkScriptResult(id: string, result: unknown): ScriptTable {
   return r as ScriptTable;
 }
 
+/**
+ * A row as an object a script can read: one own, enumerable member per column, in column order
+ * (`__proto__` and integer-like names included; orderedObject remembers the written order).
+ */
+function rowObject(columns: string[], valueAt: (i: number) => unknown): Record<string, unknown> {
+  const pairs: [string, unknown][] = new Array(columns.length);
+  for (let i = 0; i < columns.length; i++) pairs[i] = [columns[i], valueAt(i)];
+  return orderedObject(pairs);
+}
+
 async function collect(input: Table): Promise<ScriptTable> {
   const rows: Record<string, unknown>[] = [];
   const { columns } = input;
   for await (const batch of input.batches) {
     for (const row of batch.rows) {
-      const object: Record<string, unknown> = {};
-      for (let i = 0; i < columns.length; i++) object[columns[i]] = row[i] ?? null;
-      rows.push(object);
+      rows.push(rowObject(columns, (i) => row[i] ?? null));
     }
   }
   return { columns: columns.slice(), rows };
@@ -57,11 +66,11 @@ async function runScript(id: string, fn: ScriptFn, table: ScriptTable): Promise<
   // Each script sees engine values (text, numbers, null), whatever the one before it returned.
   return {
     columns: checked.columns.slice(),
-    rows: checked.rows.map((row) => {
-      const object: Record<string, unknown> = {};
-      for (const column of checked.columns) object[column] = toValue(row[column]);
-      return object;
-    }),
+    rows: checked.rows.map((row) => rowObject(checked.columns, (i) => {
+      const column = checked.columns[i];
+      // Own members only: a row without `__proto__` must not read Object.prototype as its value.
+      return Object.hasOwn(row, column) ? toValue(row[column]) : null;
+    })),
   };
 }
 
@@ -93,7 +102,7 @@ function runScripts(name: string, listOf: (config: EngineConfig) => string[] | u
         // Row numbers after a script are 1..n: a script may reorder, add or remove rows.
         for (let start = 0; start < rows.length; start += BATCH_SIZE) {
           const slice = rows.slice(start, start + BATCH_SIZE);
-          const out: Row[] = slice.map((object) => columns.map((c) => object[c] as Value));
+          const out: Row[] = slice.map((object) => columns.map((c) => (Object.hasOwn(object, c) ? object[c] : null) as Value));
           yield { rows: out, rowNumbers: slice.map((_, k) => start + k + 1) };
         }
       }

@@ -3,6 +3,7 @@
  * category and rich_text stay text. Values that do not parse become missing and are counted.
  */
 import { DATA_TYPES, type DataType } from '../../contract/index.js';
+import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
@@ -17,43 +18,61 @@ export function dataTypeOf(value: unknown): DataType | undefined {
   return DATA_TYPES.find((t) => t === lower);
 }
 
-function validate(config: EngineConfig): Record<string, DataType> {
-  const resolved: Record<string, DataType> = {};
-  for (const [field, value] of Object.entries(config.dataTypes ?? {})) {
+function validate(config: EngineConfig): Map<string, DataType> {
+  // A Map: a field may be named `__proto__`, which a plain object would not keep.
+  const resolved = new Map<string, DataType>();
+  for (const [field, value] of entriesInOrder(config.dataTypes ?? {})) {
     const type = dataTypeOf(value);
     if (!type) throw new UsageError(`Data type "${String(value)}" for field "${field}" is not one of ${DATA_TYPES.join(', ')}.`);
-    resolved[field] = type;
+    resolved.set(field, type);
   }
   return resolved;
 }
 
-/** Per date_time column: whether slash dates read day-first, once a value has proved it. */
-interface DateColumn { index: number; field: string; dayFirst: boolean | undefined; hasAmbiguous: boolean; zoneMinutes: number | undefined; strict?: boolean }
+/** Rows a sequential run holds back while a date column's slash order is open, before it re-reads the input to decide. */
+export const SLASH_HOLD_ROWS = 32_768;
+
+/** A date_time column: its slash order once decided (true: day-first), and what was seen. */
+interface DateColumn {
+  index: number;
+  field: string;
+  /** true: day-first (a first part over 12 was seen); false: month-first; undefined: not decided yet. */
+  dayFirst: boolean | undefined;
+  /** A slash date was seen while undecided: converting must wait for the decision. */
+  sawSlash: boolean;
+  zoneMinutes: number | undefined;
+  /** Parallel runs: month-first was assumed from the sample; a day-first value must stop the run. */
+  assumed?: boolean;
+  /** Whether the warning about values proving the other order was given. */
+  warned?: boolean;
+}
 
 /**
- * Updates a column's slash order from rows: the first proving value decides; an ambiguous one is
- * noted. The one statement of the rule, used while streaming and on a parallel run's sample.
+ * Scans rows for a column's slash order (engine.md step 5): day-first as soon as any slash value
+ * has a first part over 12; any other slash value is noted. The one statement of the rule, used
+ * while streaming, on a re-read of the input and on a parallel run's sample.
  */
-export function scanSlashOrder(column: { index: number; dayFirst: boolean | undefined; hasAmbiguous: boolean }, rows: readonly Row[]): void {
-  if (column.dayFirst !== undefined) return;
+export function scanSlashOrder(column: { index: number; dayFirst: boolean | undefined; sawSlash: boolean }, rows: readonly Row[]): void {
+  if (column.dayFirst === true) return;
   for (const row of rows) {
     const v = row[column.index];
     if (typeof v !== 'string') continue;
     const order = slashDateOrder(v);
     if (order === undefined) continue;
-    if (order === 'ambiguous') column.hasAmbiguous = true;
-    else { column.dayFirst = order === 'dayFirst'; return; }
+    if (order === 'dayFirst') { column.dayFirst = true; return; }
+    column.sawSlash = true;
   }
 }
 
 /**
- * A date_time field's slash order fixed in advance, for parallel runs where no one worker sees the
- * whole column: true day-first, false month-first, null when the sample held no slash date at
- * all (a slash date met later then throws SlashOrderUnknown, and the run goes sequential).
+ * date_time fields' slash orders fixed in advance, for parallel runs where no one worker sees the
+ * whole column: true when the sample proved day-first; false when it did not, which assumes
+ * month-first: a worker meeting a day-first value then throws SlashOrderUnknown and the run goes
+ * sequential, which decides over the whole column.
  */
 export type SlashOrders = Record<string, boolean | null>;
 
-/** Thrown by a types step with fixed orders when a slash date meets a column whose order the sample left open. */
+/** Thrown by a types step with fixed orders when a value contradicts an assumed slash order. */
 export class SlashOrderUnknown extends Error {}
 
 /** Converts a number column's value; `undefined` means "failed" (counted by the caller). */
@@ -72,16 +91,18 @@ function toDate(value: Value, column: DateColumn): string | null | undefined {
 
 /**
  * Step 5: applies `config.dataTypes`. Fields not among the columns are ignored (the suggestions
- * give types for every schema field, mapped or not). Slash dates are read day-first when a value
- * of the column has a first part over 12 and month-first when one has only a second part over 12;
- * rows wait in memory only while a date column has ambiguous slash values and no proving one yet
- * (at the end of the input: month-first). In a column holding both kinds the first proving value
- * decides and the others fail — such a column has no reading under which all its values are dates.
+ * give types for every schema field, mapped or not). Slash dates are read day-first when any value
+ * of the column, anywhere in it, has a first part over 12, else month-first. Rows are held back
+ * only while a date column has slash dates and no day-first one yet; past SLASH_HOLD_ROWS held rows
+ * the step re-reads the input (`ctx.reopen`) to look for one, so memory stays bounded. In a column
+ * holding values that prove each order the rule reads day-first: the month-first ones fail (missing,
+ * counted) and a warning names the first of them.
  */
 export const types: Step = typesStep();
 
 /** The data-type step; with `orders`, date_time fields take their slash order from it instead of from the data. */
-export function typesStep(orders?: SlashOrders): Step {
+export function typesStep(orders?: SlashOrders, options: { holdRows?: number } = {}): Step {
+  const holdRows = options.holdRows ?? SLASH_HOLD_ROWS;
   return {
     name: 'types',
     check(config) {
@@ -89,25 +110,31 @@ export function typesStep(orders?: SlashOrders): Step {
     },
     apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
       const resolved = validate(config);
+      // A field the configuration gives no type (a column the job file mapped that the
+      // suggestions did not) takes the pipeline's expected type, as the destination expects it.
+      for (const [field, value] of entriesInOrder(ctx.schema.fieldDataTypes ?? {})) {
+        const type = dataTypeOf(value);
+        if (type && !resolved.has(field)) resolved.set(field, type);
+      }
       const outTypes = input.types.slice();
       const numberColumns: { index: number; field: string }[] = [];
       const textColumns: number[] = [];
       const dateColumns: DateColumn[] = [];
       input.columns.forEach((field, index) => {
-        if (!Object.hasOwn(resolved, field)) return;
-        const type = resolved[field];
+        const type = resolved.get(field);
+        if (type === undefined) return;
         outTypes[index] = type;
         if (type === 'number') numberColumns.push({ index, field });
         else if (type === 'date_time') {
           // engine.md: a value with an explicit offset is first converted to the conversion's
           // `from` zone; without a time-zone conversion its wall time is kept as written.
-          const from = config.units?.[field]?.from;
+          const units = config.units ?? {};
+          const from = Object.hasOwn(units, field) ? units[field]?.from : undefined;
           const hours = typeof from === 'string' ? utcOffsetHours(from) : undefined;
-          // A field the orders do not name is treated as unknown: safe, since meeting a slash date then falls back.
-          const fixed = orders && Object.hasOwn(orders, field) ? orders[field] : null;
+          const fixed = orders && Object.hasOwn(orders, field) ? orders[field] === true : false;
           dateColumns.push({
-            index, field, dayFirst: orders ? fixed ?? false : undefined, hasAmbiguous: false,
-            zoneMinutes: hours === undefined ? undefined : hours * 60, strict: orders !== undefined && fixed === null,
+            index, field, dayFirst: orders ? fixed : undefined, sawSlash: false,
+            zoneMinutes: hours === undefined ? undefined : hours * 60, assumed: orders !== undefined && !fixed,
           });
         } else textColumns.push(index);
       });
@@ -115,24 +142,37 @@ export function typesStep(orders?: SlashOrders): Step {
         return { columns: input.columns, types: outTypes, batches: input.batches };
       }
       const coercionFailures = ctx.report.coercionFailures;
-      const countFailure = (field: string) => { coercionFailures[field] = (coercionFailures[field] ?? 0) + 1; };
+      const rejects = ctx.rejects;
+      const countFailure = (field: string, type: DataType, original: Value | undefined, rowNumber: number, out: Row) => {
+        coercionFailures[field] = (coercionFailures[field] ?? 0) + 1;
+        // `out` is this step's output row: no later step changes it (steps copy a row to change it).
+        rejects?.add({ row: rowNumber, rule: type, origin: 'dataType', fields: [field], original: original === null || original === undefined ? null : String(original), values: out });
+      };
 
-      const convertRow = (row: Row): Row => {
+      /** Says once per column that a value proving month-first failed in a day-first column. */
+      const warnOtherOrder = (column: DateColumn, text: string, rowNumber: number): void => {
+        column.warned = true;
+        ctx.warn(`Field "${column.field}" has slash dates read day-first (a first part is over 12) but row ${rowNumber} holds ${JSON.stringify(text)}, which only reads month-first; such values are missing and counted as coercion failures. Write the column's dates in one order.`);
+      };
+
+      const convertRow = (row: Row, rowNumber: number): Row => {
         const out = row.slice();
         for (const { index, field } of numberColumns) {
           const n = toNumber(out[index] ?? null);
           if (n === undefined) {
+            const original = out[index];
             out[index] = null;
-            countFailure(field);
+            countFailure(field, 'number', original, rowNumber, out);
           } else out[index] = n;
         }
         for (const column of dateColumns) {
           const v = out[column.index];
-          if (column.strict && typeof v === 'string' && slashDateOrder(v) !== undefined) throw new SlashOrderUnknown(column.field);
+          if (column.assumed && typeof v === 'string' && slashDateOrder(v) === 'dayFirst') throw new SlashOrderUnknown(column.field);
           const d = toDate(v ?? null, column);
           if (d === undefined) {
             out[column.index] = null;
-            countFailure(column.field);
+            countFailure(column.field, 'date_time', v, rowNumber, out);
+            if (column.dayFirst && !column.warned && typeof v === 'string' && slashDateOrder(v) === 'monthFirst') warnOtherOrder(column, v, rowNumber);
           } else out[column.index] = d;
         }
         // category / rich_text: text unchanged; a number (only a script can put one here) becomes its text.
@@ -142,34 +182,47 @@ export function typesStep(orders?: SlashOrders): Step {
 
       const convertBatch = (batch: Batch): Batch => {
         const rows = new Array<Row>(batch.rows.length);
-        for (let r = 0; r < rows.length; r++) rows[r] = convertRow(batch.rows[r]);
+        for (let r = 0; r < rows.length; r++) rows[r] = convertRow(batch.rows[r], batch.rowNumbers[r]);
         return { rows, rowNumbers: batch.rowNumbers };
       };
 
-      /** Updates each undecided date column's order from a batch; true when one still waits. */
-      const isUndecided = (batch: Batch): boolean => {
-        let waits = false;
-        for (const column of dateColumns) {
-          scanSlashOrder(column, batch.rows);
-          if (column.dayFirst === undefined && column.hasAmbiguous) waits = true;
+      /** Date columns whose slash values must wait for a decision. */
+      const waiting = (): DateColumn[] => dateColumns.filter((c) => c.dayFirst === undefined && c.sawSlash);
+
+      /** Decides every open date column over the whole input by re-reading it; false when the input cannot be re-read. */
+      const decideByRereading = async (): Promise<boolean> => {
+        const again = await ctx.reopen?.('types', config);
+        if (!again) return false;
+        const open = dateColumns.filter((c) => c.dayFirst === undefined);
+        const columns = open.map((c) => ({ index: again.columns.indexOf(c.field), dayFirst: undefined as boolean | undefined, sawSlash: false }));
+        for await (const batch of again.batches) {
+          for (const column of columns) scanSlashOrder(column, batch.rows);
+          if (columns.every((c) => c.dayFirst === true)) break; // stops the re-read early
         }
-        return waits;
+        open.forEach((column, i) => { column.dayFirst = columns[i].dayFirst === true; });
+        return true;
       };
 
       async function* batches(): AsyncGenerator<Batch> {
-        let waiting: Batch[] = [];
+        let held: Batch[] = [];
+        let heldRows = 0;
+        let reread = false;
         for await (const batch of input.batches) {
-          if (dateColumns.length > 0 && isUndecided(batch)) {
-            waiting.push(batch);
-            continue;
+          for (const column of dateColumns) if (column.dayFirst === undefined) scanSlashOrder(column, batch.rows);
+          held.push(batch);
+          heldRows += batch.rows.length;
+          if (dateColumns.length > 0 && waiting().length > 0) {
+            if (heldRows < holdRows || reread) continue;
+            reread = true; // once: without a reopen, rows are held to the end (the input is in memory already)
+            if (!(await decideByRereading())) continue;
           }
-          for (const held of waiting) yield convertBatch(held);
-          waiting = [];
-          yield convertBatch(batch);
+          for (const h of held) yield convertBatch(h);
+          held = [];
+          heldRows = 0;
         }
-        // End of input with no proving value: month-first.
+        // End of input with no day-first value: month-first.
         for (const column of dateColumns) if (column.dayFirst === undefined) column.dayFirst = false;
-        for (const held of waiting) yield convertBatch(held);
+        for (const h of held) yield convertBatch(h);
       }
       return { columns: input.columns, types: outTypes, batches: batches() };
     },

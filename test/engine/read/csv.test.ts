@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { openInput } from '../../../src/engine/read/index.js';
+import { HEADER_LINE_LIMIT, InputLimitError, ROW_LIMIT } from '../../../src/engine/read/limits.js';
 import { BATCH_SIZE, emptyReport, type OpenOptions, type Row } from '../../../src/engine/types.js';
 
 let dir: string;
@@ -262,3 +263,70 @@ describe('CSV reader', () => {
     expect(seen.at(-1)).toBe(12);
   });
 });
+
+describe('CSV reader keeps every value', () => {
+  it('keeps a carriage return inside a quoted last cell, in LF and CRLF files', async () => {
+    expect((await readAll(await file('a,b\n1,"x\r"\n2,y\n'))).rows).toEqual([['1', 'x\r'], ['2', 'y']]);
+    expect((await readAll(await file('a,b\r\n1,"x\r"\r\n2,y\r\n3,"z"\r\n'))).rows).toEqual([['1', 'x\r'], ['2', 'y'], ['3', 'z']]);
+    // Unquoted, the CR before LF is the line end.
+    expect((await readAll(await file('a,b\r\n1,x\r\n'))).rows).toEqual([['1', 'x']]);
+  });
+
+  it('keeps a carriage return at the end of a quoted cell in a CR-only file', async () => {
+    expect((await readAll(await file('a,b\r1,"x\r"\r2,y\r'))).rows).toEqual([['1', 'x\r'], ['2', 'y']]);
+  });
+
+  it('reads a one-column line holding "" as a row with a missing value, and skips blank lines', async () => {
+    const { columns, rows, rowNumbers } = await readAll(await file('name\nAda\n""\n\nBob\n""\n'));
+    expect(columns).toEqual(['name']);
+    expect(rows).toEqual([['Ada'], [null], ['Bob'], [null]]);
+    expect(rowNumbers).toEqual([1, 2, 3, 4]);
+    expect((await readAll(await file('name\r\nAda\r\n""\r\n\r\n'))).rows).toEqual([['Ada'], [null]]);
+  });
+
+  it('counts a "" line in a wider file as a row with one cell', async () => {
+    const error = await readError(await file('a,b\n1,2\n""\n'));
+    expect(error.message).toBe(`${join(dir, `data-${counter}.csv`)}:3: row has 1 cell but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
+  it('keeps a column named __proto__ and integer-like names in order', async () => {
+    const { columns, rows } = await readAll(await file('__proto__,1962,constructor\nx,y,z\n'));
+    expect(columns).toEqual(['__proto__', '1962', 'constructor']);
+    expect(rows).toEqual([['x', 'y', 'z']]);
+  });
+});
+
+describe('CSV reader limits', () => {
+  it('refuses a header line longer than the limit, naming the line, with a UsageError', async () => {
+    const path = await file(`\n${'column,'.repeat(Math.ceil(HEADER_LINE_LIMIT / 7) + 10)}`);
+    const error = await readError(path);
+    expect(error).toBeInstanceOf(InputLimitError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(`${path}:2: the header line is longer than 4 MiB with no line break; check that this is a CSV file, or fix the quote.`);
+  });
+
+  it('refuses a row longer than the limit, naming its line', async () => {
+    const path = await file(`a,b\n1,2\n3,"${'x'.repeat(ROW_LIMIT + 10)}\n`);
+    const error = await readError(path);
+    expect(error).toBeInstanceOf(InputLimitError);
+    expect(error.message).toBe(`${path}:3: a row is longer than 32 MiB (a quoted field may never be closed); fix the quote or split the field.`);
+  });
+
+  it('reads long lines in time linear in their length', async () => {
+    // 4x the input costs about 4x: a rescan per chunk (as once for the header line) would make it ~16x.
+    const time = async (columns: number, cell: number) => {
+      const header = Array.from({ length: columns }, (_, i) => `col${i}`).join(',');
+      const path = await file(`${header}\n"${'x'.repeat(cell)}"${',y'.repeat(columns - 1)}`);
+      const started = performance.now();
+      const { columns: read, rows } = await readAll(path);
+      expect(read.length).toBe(columns);
+      expect((rows[0][0] as string).length).toBe(cell);
+      return performance.now() - started;
+    };
+    await time(20_000, 1 << 20); // warm-up
+    const small = await time(100_000, 4 << 20);
+    const large = await time(400_000, 16 << 20);
+    expect(large).toBeLessThan(small * 4 * 3 + 1000);
+  });
+});
+

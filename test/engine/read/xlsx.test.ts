@@ -152,3 +152,18 @@ describe('XLSX reader', () => {
     expect(error.message).toContain('is not a readable XLSX workbook');
   });
 });
+
+describe('XLSX cell conversions', () => {
+  it('turns serial dates into ISO text in both date systems, as Excel shows them', async () => {
+    const { serialText, isDateFormat, unescapeXString } = await import('../../../src/engine/read/xlsx-book.js');
+    expect(serialText(45000.5, false)).toBe('2023-03-15T12:00:00');
+    expect(serialText(45000.5 - 1462, true)).toBe('2023-03-15T12:00:00');
+    expect(serialText(61, false)).toBe('1900-03-01T00:00:00');
+    expect(serialText(59, false)).toBe('1900-02-28T00:00:00'); // before Excel's fictitious 1900-02-29
+    expect(serialText(1, false)).toBe('1900-01-01T00:00:00');
+    expect(serialText(41333.9999884259, false)).toBe('2013-02-28T23:59:59'); // 15 digits, rounded to the second
+    expect([isDateFormat('yyyy-mm-dd'), isDateFormat('[h]:mm'), isDateFormat('0.00" days"'), isDateFormat('General'), isDateFormat('[Red]#,##0')])
+      .toEqual([true, true, false, false, false]);
+    expect(unescapeXString('a_x000D_b_x005F_x000A_')).toBe('a\rb_x000A_');
+  });
+});

@@ -48,8 +48,8 @@ describe('text step', () => {
     const { out, ctx } = run([['a-b'], ['cd'], ['E-F']], { regexReplacement: { name: { '-': ' ' } }, casing: { name: 'lower' } });
     await expectRows(out, [{ name: 'a b' }, { name: 'cd' }, { name: 'e f' }]);
     expect(ctx.report.textChanges).toEqual([
-      { rule: 'regex -', field: 'name', count: 2 },
-      { rule: 'casing lower', field: 'name', count: 1 },
+      { rule: 'regex -', field: 'name', count: 2, examples: [{ before: 'a-b', after: 'a b' }, { before: 'E-F', after: 'E F' }] },
+      { rule: 'casing lower', field: 'name', count: 1, examples: [{ before: 'E F', after: 'e f' }] },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { types } from '../../../src/engine/steps/types.js';
-import type { EngineConfig } from '../../../src/engine/types.js';
+import { types, typesStep } from '../../../src/engine/steps/types.js';
+import type { EngineConfig, Table } from '../../../src/engine/types.js';
 import { collectRows, expectRows, makeConfig, makeContext, makeTable, type TableOptions } from '../../support/rows.js';
 
 function run(column: string, values: (string | null)[], extra: Partial<EngineConfig>, options: TableOptions = {}) {
@@ -45,6 +45,58 @@ describe('types step', () => {
     ]);
     expect(collected.rowNumbers).toEqual([1, 2, 3, 4]);
     expect(ctx.report.coercionFailures).toEqual({});
+  });
+
+  it('reads a column day-first when a day-first value comes after a month-first one, and warns', async () => {
+    const { out, ctx } = run('at', ['12/25/2024', '01/02/2024', '25/12/2024'], { dataTypes: { at: 'date_time' } }, { batchSize: 1 });
+    await expectRows(out, [{ at: null }, { at: '2024-02-01T00:00:00' }, { at: '2024-12-25T00:00:00' }]);
+    expect(ctx.report.coercionFailures).toEqual({ at: 1 });
+    expect(ctx.warnings).toEqual([
+      'Field "at" has slash dates read day-first (a first part is over 12) but row 1 holds "12/25/2024", which only reads month-first; such values are missing and counted as coercion failures. Write the column\'s dates in one order.',
+    ]);
+  });
+
+  it('gives a field the configuration leaves untyped the pipeline\'s expected type', async () => {
+    const ctx = makeContext({ schema: { fieldDataTypes: { at: 'date_time', n: 'number' } } });
+    const config = makeConfig({ dataTypes: { n: 'rich_text' } });
+    const out = types.apply(makeTable(['at', 'n'], [['Jun 12 1998', '1,5']]), config, ctx);
+    await expectRows(out, [{ at: '1998-06-12T00:00:00', n: '1,5' }]);
+  });
+
+  it('reads English month names with an optional time', async () => {
+    const { out, ctx } = run('at', ['Jun 12 1998', 'June 12, 1998 14:22', '12 Jun 1998', '12-jun-1998 01:02:03', 'Jun 31 1998'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [
+      { at: '1998-06-12T00:00:00' }, { at: '1998-06-12T14:22:00' }, { at: '1998-06-12T00:00:00' }, { at: '1998-06-12T01:02:03' }, { at: null },
+    ]);
+    expect(ctx.report.coercionFailures).toEqual({ at: 1 });
+  });
+
+  it('re-reads the input to decide past the hold limit, holding no more than the limit', async () => {
+    const values = [...Array.from({ length: 50 }, (_, i) => `0${1 + (i % 9)}/02/2024`), '2024-01-01', '13/01/2024'];
+    const rows = values.map((v) => [v]);
+    const ctx = makeContext();
+    let reopened = 0;
+    ctx.reopen = async () => { reopened++; return makeTable(['at'], rows, { batchSize: 4 }); };
+    let pulled = 0;
+    const source = makeTable(['at'], rows, { batchSize: 4 });
+    const counted = { ...source, batches: (async function* () { for await (const b of source.batches) { pulled++; yield b; } })() };
+    const out = typesStep(undefined, { holdRows: 8 }).apply(counted, makeConfig({ dataTypes: { at: 'date_time' } }), ctx) as Table;
+    const iterator = out.batches[Symbol.asyncIterator]();
+    expect((await iterator.next()).value.rows[0]).toEqual(['2024-02-01T00:00:00']);
+    expect(pulled).toBe(2); // two batches of 4 held, then decided by the re-read
+    expect(reopened).toBe(1);
+    const rest = await collectRows({ columns: ['at'], types: [], batches: { [Symbol.asyncIterator]: () => iterator } });
+    expect(rest.rows.at(-1)).toEqual({ at: '2024-01-13T00:00:00' });
+    expect(rest.rows.length).toBe(values.length - 4);
+  });
+
+  it('decides month-first after a re-read that finds no day-first value', async () => {
+    const rows = Array.from({ length: 20 }, () => ['02/03/2024']);
+    const ctx = makeContext();
+    ctx.reopen = async () => makeTable(['at'], rows, { batchSize: 4 });
+    const out = typesStep(undefined, { holdRows: 8 }).apply(makeTable(['at'], rows, { batchSize: 4 }), makeConfig({ dataTypes: { at: 'date_time' } }), ctx);
+    const { rows: read } = await collectRows(out);
+    expect(read.every((r) => r.at === '2024-02-03T00:00:00')).toBe(true);
   });
 
   it('streams without waiting once a value has proved the order', async () => {

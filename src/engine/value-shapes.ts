@@ -1,0 +1,203 @@
+/**
+ * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
+ * the share of values that are emails, phones, numbers, dates, years, months, booleans,
+ * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
+ * English country names, ISO 4217 currency codes, continents or short codes, and which of these shapes a field's name and type ask for.
+ */
+import { createRequire } from 'node:module';
+import type { DataType } from '../contract/index.js';
+import { detectDayFirst, parseDate, parseNumber } from './parse.js';
+
+/** A kind of value a column may hold. */
+export type Shape =
+  | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
+  | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code';
+
+/** Share of a column's values having each shape (0 to 1). */
+export type ShapeShares = ReadonlyMap<Shape, number>;
+
+/**
+ * Shapes rare enough by chance that values alone identify the field: a column at least
+ * VALUE_ONLY_SHARE of whose values have the shape scores this much for a field asking for it,
+ * whatever its name (`cca2` holding `AW`, `HN`... for `iso_alpha_2`).
+ */
+export const VALUE_ONLY_SCORES: ReadonlyMap<Shape, number> = new Map<Shape, number>([
+  ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['countryNumeric', 0.6], ['countryName', 0.6], ['currency', 0.6],
+  // Dates are common, but a column of them for a date field is worth a look (at the bar): when it
+  // is the only one, calibration raises it; when several are, they tie and stay low.
+  ['date', 0.5],
+]);
+/** Share of values a column needs for a value-only match. */
+export const VALUE_ONLY_SHARE = 0.9;
+
+/**
+ * Shapes whose absence counts against a name match (a `latitude` column of 200s is not one). The
+ * others only add: a `region` field may hold continents, or anything else.
+ */
+export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
+  'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
+  'countryNumeric', 'currency',
+]);
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE_CHARS = /^\+?[\d\s().\-/]+$/;
+const LETTERS_2 = /^[A-Za-z]{2}$/;
+const LETTERS_3 = /^[A-Za-z]{3}$/;
+const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
+const DIGITS_3 = /^\d{1,3}$/;
+const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
+const MONTH_NAMES = new Set([
+  'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'january', 'february',
+  'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+]);
+const CONTINENTS = new Set([
+  'africa', 'america', 'americas', 'north america', 'south america', 'latin america', 'central america', 'asia',
+  'europe', 'oceania', 'australia', 'antarctica', 'antarctic', 'middle east', 'australia and oceania',
+]);
+
+/** Every shape. */
+export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
+  'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
+  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code',
+]);
+
+/**
+ * Measures the shapes of some values (the first non-missing values of a column, as text); only the
+ * `wanted` shapes are measured (the others cost time on wide inputs and are reported as 0).
+ */
+export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shape> = ALL_SHAPES): ShapeShares {
+  const counts = new Map<Shape, number>();
+  const add = (shape: Shape) => counts.set(shape, (counts.get(shape) ?? 0) + 1);
+  const want = (shape: Shape) => wanted.has(shape);
+  const dayFirst = want('date') ? detectDayFirst(texts) : false;
+  const codes = isoCodes();
+  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month'].some((s) => wanted.has(s as Shape));
+  for (const raw of texts) {
+    const text = raw.trim();
+    if (text.includes('@')) {
+      if (want('email') && EMAIL.test(text)) add('email');
+      continue;
+    }
+    const lower = text.toLowerCase();
+    if (want('boolean') && BOOLEANS.has(lower)) add('boolean');
+    if (want('month') && (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text))) add('month');
+    if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
+    if (want('code') && CODE.test(text)) add('code');
+    if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
+    if (want('countryNumeric') && DIGITS_3.test(text) && codes.numeric.has(text.padStart(3, '0'))) add('countryNumeric');
+    if (want('countryName') && text.length > 3 && codes.names.has(plainName(text))) add('countryName');
+    if ((want('countryAlpha3') || want('currency')) && LETTERS_3.test(text)) {
+      const upper = text.toUpperCase();
+      if (codes.alpha3.has(upper)) add('countryAlpha3');
+      if (codes.currencies.has(upper)) add('currency');
+    }
+    const number = numeric && mayStartNumber(text) ? parseNumber(text) : undefined;
+    if (number !== undefined) {
+      add('number');
+      if (text.endsWith('%') || (number >= 0 && number <= 100)) add('percent');
+      if (number >= -90 && number <= 90) add('latitude');
+      if (number >= -180 && number <= 180) add('longitude');
+      if (Number.isInteger(number)) {
+        if (number >= 1000 && number <= 2999 && /^\d{4}(\.0+)?$/.test(text)) add('year');
+        if (number >= 1 && number <= 12) add('month');
+      }
+    }
+    // A number may also be a date (`20240305`) or a phone (`5550109999`).
+    if (want('date') && startsWithDigit(text) && parseDate(text, dayFirst) !== undefined) add('date');
+    else if (want('phone') && looksLikePhone(text)) add('phone');
+  }
+  const n = texts.length;
+  return new Map([...counts].filter(([shape]) => wanted.has(shape)).map(([shape, count]) => [shape, count / n]));
+}
+
+/**
+ * The shapes a field's values should have, from its canonical name tokens (similarity.ts) and
+ * its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
+ * `iso_alpha_2`, `number` for a number field, and so on. Empty when nothing is known.
+ */
+export function expectedShapes(tokens: readonly string[], type: DataType | undefined): Shape[] {
+  const has = (t: string) => tokens.includes(t);
+  const shapes: Shape[] = [];
+  if (has('email')) shapes.push('email');
+  if (has('phone') || has('fax')) shapes.push('phone');
+  if (has('latitude')) shapes.push('latitude');
+  if (has('longitude')) shapes.push('longitude');
+  if (has('year')) shapes.push('year');
+  if (has('month')) shapes.push('month');
+  if (has('iso2')) shapes.push('countryAlpha2');
+  if (has('iso3')) shapes.push('countryAlpha3');
+  if (has('numeric') && (has('iso') || has('country'))) shapes.push('countryNumeric');
+  else if (has('country') && has('code') && !has('iso2') && !has('iso3')) shapes.push('countryAlpha2', 'countryAlpha3');
+  else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
+  if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
+  if (has('continent') || has('region')) shapes.push('continent');
+  if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('flag')) shapes.push('boolean');
+  if (has('percent') || has('share') || has('ratio')) shapes.push('percent');
+  if (has('code') || has('iata') || has('ioc') || has('abbreviation') || has('symbol')) shapes.push('code');
+  // A number field named for a kind of number asks for that kind: latitudes, not any number.
+  if (type === 'number' && !shapes.some((s) => NUMBER_KINDS.has(s))) shapes.push('number');
+  if (type === 'date_time') shapes.push('date');
+  if (type === undefined && tokens.some((t) => DATE_WORDS.has(t))) shapes.push('date');
+  return shapes;
+}
+
+const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
+const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'percent']);
+
+interface IsoCodes { alpha2: Set<string>; alpha3: Set<string>; numeric: Set<string>; names: Set<string>; currencies: Set<string> }
+let iso: IsoCodes | undefined;
+
+/**
+ * ISO 3166-1 country codes (from i18n-iso-countries), English country names and ISO 4217 currency
+ * codes (from the ICU data built into Node), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are
+ * not ISO 3166-1 codes but stand for countries in much real data; so do the older names listed.
+ */
+function isoCodes(): IsoCodes {
+  if (!iso) {
+    const codes = createRequire(import.meta.url)('i18n-iso-countries/codes.json') as [string, string, string, string][];
+    const english = new Intl.DisplayNames(['en'], { type: 'region' });
+    const names = codes.flatMap((c) => {
+      const name = english.of(c[0]);
+      // `Myanmar (Burma)` is also written `Myanmar`.
+      return name ? [plainName(name), plainName(name.replace(/\s*\(.*\)$/, ''))] : [];
+    });
+    iso = {
+      alpha2: new Set([...codes.map((c) => c[0]), 'UK', 'EU', 'XK']),
+      alpha3: new Set([...codes.map((c) => c[1]), 'XKX']),
+      numeric: new Set(codes.map((c) => c[2])),
+      names: new Set([...names, ...OTHER_COUNTRY_NAMES]),
+      currencies: new Set(Intl.supportedValuesOf('currency')),
+    };
+  }
+  return iso;
+}
+
+const OTHER_COUNTRY_NAMES = [
+  'united states of america', 'russian federation', 'czech republic', 'ivory coast', 'cape verde', 'swaziland',
+  'macedonia', 'turkey', 'burma', 'kosovo', 'vatican', 'holland', 'great britain', 'england', 'scotland', 'wales',
+];
+
+/** A name lower-cased, without accents, with plain apostrophes. */
+function plainName(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[\u2019`]/g, "'").toLowerCase().trim();
+}
+
+/** Cheap test before the full number parse: digit, sign, dot, `(`, or a currency sign (or any non-ASCII: left to the parser). */
+export function mayStartNumber(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 40 || c === 36 || c > 127;
+}
+
+function startsWithDigit(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c > 127;
+}
+
+/** 7 to 15 digits with the usual phone punctuation (`+1 (555) 010-9999`). */
+function looksLikePhone(text: string): boolean {
+  if (!PHONE_CHARS.test(text)) return false;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); if (c >= 48 && c <= 57) digits++; }
+  return digits >= 7 && digits <= 15;
+}

@@ -1,0 +1,77 @@
+// Mapping-suggestion quality on public datasets (test/bench/suggest/): precision, recall and the
+// share of correct suggestions confident enough to pass without review, per set, plus per-case misses.
+// Then the time suggestions take on a 10,000-row sample and on 80,000 columns, each beside the same
+// input without a schema (type inference alone: the anchor), medians of 5 runs.
+import { suggestResources } from '../../dist/engine/suggest.js';
+import { HELD_OUT } from './suggest/held-out.mjs';
+import { HELD_OUT_B } from './suggest/held-out-b.mjs';
+import { CONFIDENT, scoreCases, TARGETS } from './suggest/score.mjs';
+import { TUNING } from './suggest/tuning.mjs';
+import { VALIDATION } from './suggest/validation.mjs';
+import { line, median } from './lib.mjs';
+
+const pct = (x) => x.toFixed(2);
+const verbose = process.argv.includes('--verbose');
+
+let failed = false;
+const sets = [['tuning', TUNING], ['validation', VALIDATION], ['held-out B', HELD_OUT_B], ['held-out', HELD_OUT]]
+  .filter(([label]) => !process.argv.includes('--no-held-out') || label !== 'held-out');
+for (const [label, cases] of sets) {
+  const { perCase, total } = await scoreCases(cases);
+  console.log(`\n${label}: ${cases.length} datasets, ${total.truePairs} true pairs, ${total.suggested} suggested`);
+  for (const r of perCase) {
+    const misses = [...r.wrong.map(([c, f, p]) => `${c}->${f} (${p}, wrong)`), ...r.missed.map(([c, f]) => `${c}->${f} (missed)`)];
+    console.log(`  ${r.name.padEnd(32)} ${r.correct}/${r.truePairs} correct, ${r.suggested} suggested, ${r.confidentCorrect} >= ${CONFIDENT}${misses.length ? `; ${misses.join(', ')}` : ''}`);
+    if (verbose) console.log(`    correct confidences: ${r.confidences.join(' ')}`);
+  }
+  console.log(line(`${label} precision`, pct(total.precision)));
+  console.log(line(`${label} recall`, pct(total.recall)));
+  console.log(line(`${label} confident-correct (of correct)`, `${pct(total.confidentCorrect)} (of true pairs: ${pct(total.confidentOfTrue)})`));
+  console.log(line(`${label} wrong suggestions at >= 0.6`, String(total.confidentWrong)));
+  if (label === 'held-out') {
+    failed = total.precision < TARGETS.precision || total.recall < TARGETS.recall || total.confidentCorrect < TARGETS.confidentCorrect;
+    console.log(line('held-out targets', `precision >= ${TARGETS.precision}, recall >= ${TARGETS.recall}, confident-correct >= ${TARGETS.confidentCorrect}: ${failed ? 'MISSED' : 'met'}`));
+  }
+}
+
+const schemaOf = (expectedFields, fieldDataTypes = {}) => ({ expectedFields, optionalFields: [], fieldDataTypes, fieldUnits: {}, imputeMethods: {}, rowDropping: [] });
+
+/** Median milliseconds of `runs` calls. */
+function time(f, runs = 5) {
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    const started = process.hrtime.bigint();
+    f();
+    ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return median(ms);
+}
+
+function timed(label, columns, sample, schema) {
+  const withSchema = time(() => suggestResources({ sourceName: 'in.csv', columns, sample, schema }));
+  const alone = time(() => suggestResources({ sourceName: 'in.csv', columns, sample }));
+  console.log(line(label, `${withSchema.toFixed(0)} ms (no schema: ${alone.toFixed(0)} ms, ratio ${(withSchema / alone).toFixed(2)}x)`));
+}
+
+console.log('\ntime to suggest (median of 5)');
+// 10,000 rows x 50 columns of numbers, dates, text, categories and emails, against 20 fields of
+// which some ask for values (email, dates, country codes, latitudes).
+const kinds = ['amount', 'order_date', 'note', 'tier', 'contact', 'country', 'lat', 'lon', 'Qty', 'ccy'];
+const columns50 = Array.from({ length: 50 }, (_, i) => `${kinds[i % 10]}_${Math.floor(i / 10)}`);
+const values = [
+  (r) => String(r * 1.5), (r) => `2024-03-${String((r % 28) + 1).padStart(2, '0')}`, (r) => `some text ${r}`,
+  (r) => ['a', 'b', 'c'][r % 3], (r) => `user${r}@example.com`, (r) => ['US', 'DE', 'JP'][r % 3], (r) => String(40 + (r % 900) / 100),
+  (r) => String(-120 + (r % 900) / 100), (r) => String(r % 17), (r) => ['USD', 'EUR'][r % 2],
+];
+const sample10k = Array.from({ length: 10_000 }, (_, r) => columns50.map((_, c) => values[c % 10](r)));
+const fields20 = ['total_amount', 'order_dt', 'notes', 'customer_tier', 'email', 'iso_alpha_2', 'latitude', 'lng', 'quantity',
+  'currency_code', 'created_at', 'updated_at', 'id', 'name', 'phone', 'city', 'state', 'postal_code', 'is_active', 'share_pct'];
+timed('10,000 rows x 50 columns, 20 fields', columns50, sample10k, schemaOf(fields20, { total_amount: 'number', created_at: 'date_time' }));
+
+// 80,000 columns (10 rows), against 20 fields and against 80,000 fields.
+const wide = Array.from({ length: 80_000 }, (_, i) => `col_${i}`);
+const wideSample = Array.from({ length: 10 }, (_, r) => wide.map((_, c) => String(r * c)));
+timed('80,000 columns, 20 fields', wide, wideSample, schemaOf([...fields20.slice(0, 15), 'col_5', 'Col 7', 'COL_79999', 'col 40000', 'column_1']));
+timed('80,000 columns, 80,000 fields', wide, wideSample, schemaOf(wide.map((c, i) => (i % 2 ? c.toUpperCase() : `field ${i}`))));
+
+process.exitCode = failed ? 1 : 0;

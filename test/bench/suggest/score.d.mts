@@ -1,0 +1,11 @@
+// Types of score.mjs, for the TypeScript test that runs the benchmark's scoring.
+import type { BenchCase } from './held-out.mjs';
+
+export const CONFIDENT: number;
+export const TARGETS: { precision: number; recall: number; confidentCorrect: number };
+export interface Totals {
+  suggested: number; truePairs: number; correct: number; confidentCorrectCount: number; confidentWrong: number;
+  precision: number; recall: number; confidentCorrect: number; confidentOfTrue: number;
+}
+export interface CaseResult { name: string; wrong: [string, string, number][]; missed: [string, string][] }
+export function scoreCases(cases: readonly BenchCase[]): Promise<{ perCase: CaseResult[]; total: Totals }>;

@@ -1,0 +1,4 @@
+// Types of validation.mjs.
+import type { BenchCase } from './held-out.mjs';
+
+export const VALIDATION: BenchCase[];

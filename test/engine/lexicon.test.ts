@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { QUALIFIER_WEIGHTS, RELATED_PAIRS, STOPWORDS, SYNONYM_GROUPS } from '../../src/engine/lexicon.js';
+import { canonicalTokens, nameSimilarity } from '../../src/engine/similarity.js';
+
+describe('lexicon', () => {
+  it('rewrites every spelling of a group to its canonical spelling', () => {
+    for (const [canonical, ...variants] of SYNONYM_GROUPS) {
+      const expected = canonicalTokens(canonical);
+      for (const variant of variants) expect([variant, canonicalTokens(variant)]).toEqual([variant, expected]);
+    }
+  });
+
+  it('keeps each canonical spelling as it is (a fixed point), stopwords aside', () => {
+    for (const [canonical] of SYNONYM_GROUPS) {
+      expect([canonical, canonicalTokens(canonical)]).toEqual([canonical, canonical.split(' ').filter((w) => !STOPWORDS.has(w))]);
+    }
+  });
+
+  it('gives each spelling one meaning', () => {
+    const groupOf = new Map<string, string>();
+    for (const [canonical, ...variants] of SYNONYM_GROUPS) {
+      for (const spelling of [canonical, ...variants]) {
+        expect([spelling, groupOf.get(spelling) ?? canonical]).toEqual([spelling, canonical]);
+        groupOf.set(spelling, canonical);
+      }
+    }
+  });
+
+  it('writes its words in lower case, singular, without punctuation', () => {
+    const words = [...SYNONYM_GROUPS.flat(), ...RELATED_PAIRS.flat(), ...QUALIFIER_WEIGHTS.keys()].flatMap((w) => w.split(' '));
+    for (const word of words) expect(word).toMatch(/^[a-z0-9]+$/);
+  });
+
+  it('relates only words that are not already synonyms', () => {
+    for (const [a, b] of RELATED_PAIRS) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, expect.any(Number)]);
+    for (const [a, b] of RELATED_PAIRS) expect(canonicalTokens(a)).not.toEqual(canonicalTokens(b));
+  });
+
+  it('knows the abbreviations and synonyms of issue 11', () => {
+    const pairs: [string, string][] = [
+      ['Miles_per_Gallon', 'mpg'], ['longitude', 'lng'], ['year', 'yr'], ['month', 'mo'], ['Demonym', 'nationality'],
+      ['latitude', 'lat'], ['Horsepower', 'hp'], ['Cylinders', 'cyl'], ['Currencies', 'currency_code'],
+      ['iso_alpha_2', 'ISO2'], ['alpha3', 'iso_alpha_3'], ['tld', 'top_level_domain'], ['Weight_in_lbs', 'weight_lbs'],
+    ];
+    for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+    // Related, not equal: a partial match that values and the assignment settle.
+    expect(nameSimilarity('Region', 'continent')).toBeCloseTo(0.72, 10);
+  });
+});
+
+describe('lexicon words with plural endings', () => {
+  it('relate and weigh words however their plural is stripped (`fips`)', () => {
+    expect(nameSimilarity('county_id', 'county_fips')).toBeCloseTo(0.81, 10);
+    expect(nameSimilarity('heading', 'heading_degrees')).toBeGreaterThan(nameSimilarity('heading', 'heading_true'));
+  });
+});

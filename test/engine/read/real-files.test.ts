@@ -1,0 +1,110 @@
+/**
+ * Workbooks written by other programs (test/fixtures/real, see its README): every one lists its
+ * sheets under their true names and reads cell by cell as the table written by hand below, in the
+ * reader and through the real CLI's dry run.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openInput } from '../../../src/engine/read/index.js';
+import type { Row } from '../../../src/engine/types.js';
+import { ROOT, runCli } from '../../support/cli.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'real');
+const WORKBOOKS = ['openpyxl', 'pandas-openpyxl', 'xlsxwriter', 'pandas-xlsxwriter', 'libreoffice', 'sheetjs', 'sheetjs-sst-dates'];
+const COLUMNS = ['date', 'observed_at', 'city', 'temp_c', 'rain_mm', 'sunny', 'note', 'station_code'];
+
+/** The weather_2013 sheet as read: text values, dates as ISO text, missing as null. */
+function expectedRows(writer: string): Row[] {
+  // LibreOffice stores a cell's CRLF as LF when it saves: that is the value in its file.
+  const lineBreak = writer === 'libreoffice' ? '\n' : '\r\n';
+  return [
+    ['2013-01-01T00:00:00', '2013-01-01T06:30:00', 'Seattle', '5.6', '0', 'true', 'plain', '00123'],
+    ['2013-02-28T00:00:00', '2013-02-28T23:59:59', 'São Paulo', '-3.25', '12.5', 'false', 'a & b <c> "q"', '007'],
+    ['2013-12-31T00:00:00', '2013-12-31T00:00:00', 'Zürich 🌧', '0.1', '1234567.891', 'true', `two${lineBreak}lines`, 'A-9'],
+    ['1999-12-31T00:00:00', '2000-02-29T12:00:00', null, '-0.5', '42', 'false', '  spaced  ', null],
+  ];
+}
+
+async function readSheet(file: string, sheet: string): Promise<{ columns: string[]; rows: Row[] }> {
+  const table = await (await openInput({ file })).open({ sheet });
+  const rows: Row[] = [];
+  for await (const batch of table.batches) rows.push(...batch.rows);
+  return { columns: table.columns, rows };
+}
+
+let dir: string;
+beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'import-real-files-')); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe.each(WORKBOOKS)('a workbook written by %s', (writer) => {
+  const file = join(FIXTURES, `${writer}.xlsx`);
+
+  it('lists its sheets under their true names, in workbook order', async () => {
+    const sheets = await (await openInput({ file })).sheets();
+    expect(sheets).toEqual([
+      { name: 'Notes', columns: ['topic', 'text'], rowCount: 1 },
+      { name: 'weather_2013', columns: COLUMNS, rowCount: 4 },
+      { name: 'Q1 & Q2 <draft>', columns: ['quarter', 'value'], rowCount: 2 },
+    ]);
+  });
+
+  it('reads the data sheet cell by cell: header after empty rows, dates, numbers, booleans, text', async () => {
+    const { columns, rows } = await readSheet(file, 'weather_2013');
+    expect(columns).toEqual(COLUMNS);
+    expect(rows).toEqual(expectedRows(writer));
+  });
+
+  it('dry-runs through the CLI with the sheet named in the job file', async () => {
+    const job = join(dir, `${writer}.yaml`);
+    await writeFile(job, [
+      'version: 1',
+      'input:',
+      `  file: ${JSON.stringify(file)}`,
+      'config:',
+      '  sheet: weather_2013',
+      'schema:',
+      `  expectedFields: [${COLUMNS.join(', ')}]`,
+      '  fieldDataTypes: {date: date_time, observed_at: date_time, temp_c: number, rain_mm: number, sunny: category, city: rich_text, note: rich_text, station_code: category}',
+      '',
+    ].join('\n'));
+    const out = join(dir, `${writer}.csv`);
+    const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const note = writer === 'libreoffice' ? '"two\nlines"' : '"two\r\nlines"';
+    expect(await readFile(out, 'utf8')).toBe([
+      COLUMNS.join(','),
+      '2013-01-01T00:00:00,2013-01-01T06:30:00,Seattle,5.6,0,true,plain,00123',
+      '2013-02-28T00:00:00,2013-02-28T23:59:59,São Paulo,-3.25,12.5,false,"a & b <c> ""q""",007',
+      `2013-12-31T00:00:00,2013-12-31T00:00:00,Zürich 🌧,0.1,1234567.891,true,${note},A-9`,
+      '1999-12-31T00:00:00,2000-02-29T12:00:00,,-0.5,42,false,"  spaced  ",',
+      '',
+    ].join('\n'));
+  });
+});
+
+describe('a workbook written by hand with what simple readers get wrong', () => {
+  const file = join(FIXTURES, 'handmade.xlsx');
+
+  it('lists its sheets from the workbook part whatever the ZIP order, absolute targets and prefixes', async () => {
+    expect(await (await openInput({ file })).sheets()).toEqual([
+      { name: 'Edge & <Cases>', columns: ['name', 'value', 'when', 'note'], rowCount: 4 },
+      { name: 'Hidden', columns: ['secret'], rowCount: 0 },
+    ]);
+  });
+
+  it('reads every cell as written', async () => {
+    const { rows } = await readSheet(file, 'Edge & <Cases>');
+    expect(rows).toEqual([
+      // rich-text runs joined; a number in a non-date format; built-in date format 14; two inline runs
+      ['Hello', '1.5', '2023-03-15T00:00:00', 'x y'],
+      // the phonetic reading is not the value; no cached formula result; custom date format; literal `&lt;`
+      ['東京', null, '2023-03-15T12:00:00', '&lt;'],
+      // `_x000D_` is a CR; an error cell's text; an ISO date cell; `_x005F_` escapes the underscore
+      ['a\rb', '#DIV/0!', '2024-02-29T10:00:00', '_x000D_ literal'],
+      // a boolean formula, a string formula, no cell, 1E-3 as plain decimal text
+      ['true', 'computed', null, '0.001'],
+    ]);
+  });
+});

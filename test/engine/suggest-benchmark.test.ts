@@ -1,0 +1,44 @@
+// The suggestion benchmark's scoring (test/bench/suggest/) as a test, so a regression of the mapping
+// suggestions fails `npm test`. It runs the built engine (dist/, which `npm test` builds first) on
+// the public datasets, as `npm run bench` does; the README's Performance section has the figures.
+import { describe, expect, it } from 'vitest';
+import { HELD_OUT_B } from '../bench/suggest/held-out-b.mjs';
+import { HELD_OUT } from '../bench/suggest/held-out.mjs';
+import { scoreCases, TARGETS, type Totals } from '../bench/suggest/score.mjs';
+import { VALIDATION } from '../bench/suggest/validation.mjs';
+
+/** The figures that matter, rounded down to two decimals. */
+function figures(total: Totals) {
+  const floor2 = (x: number) => Math.floor(x * 100 + 1e-9) / 100;
+  return { precision: floor2(total.precision), recall: floor2(total.recall), confidentCorrect: floor2(total.confidentCorrect) };
+}
+
+describe('mapping suggestions on the public-dataset benchmark', () => {
+  it('meet the targets of issue 11 on validation set B (held out in the first round, scored there at 0.94 / 0.82 / 0.97)', async () => {
+    const { total } = await scoreCases(HELD_OUT_B);
+    const f = figures(total);
+    expect(f.precision).toBeGreaterThanOrEqual(TARGETS.precision);
+    expect(f.recall).toBeGreaterThanOrEqual(TARGETS.recall);
+    expect(f.confidentCorrect).toBeGreaterThanOrEqual(TARGETS.confidentCorrect);
+  }, 120_000);
+
+  it('do not fall under the figures measured on the held-out set, which misses the targets', async () => {
+    // Measured when this test was written: 18 correct of 22 suggested for 32 true pairs, 14 of them
+    // confident: precision 0.82, recall 0.56, confident-correct 0.78 (targets 0.97, 0.90, 0.80);
+    // see the README. Raise these floors when the figures improve.
+    const { total } = await scoreCases(HELD_OUT);
+    expect(figures(total)).toEqual({
+      precision: expect.toSatisfy((x: number) => x >= 0.81),
+      recall: expect.toSatisfy((x: number) => x >= 0.56),
+      confidentCorrect: expect.toSatisfy((x: number) => x >= 0.77),
+    });
+    expect(total.confidentWrong).toBe(0);
+  }, 120_000);
+
+  it('keep every wrong suggestion under 0.6 and most correct ones at 0.8 or more (validation set)', async () => {
+    const { perCase, total } = await scoreCases(VALIDATION);
+    expect(perCase.flatMap((r) => r.wrong.filter(([, , confidence]) => confidence >= 0.6))).toEqual([]);
+    expect(figures(total).confidentCorrect).toBeGreaterThanOrEqual(TARGETS.confidentCorrect);
+    expect(figures(total).precision).toBeGreaterThanOrEqual(TARGETS.precision);
+  }, 120_000);
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { expectedShapes, measureShapes, type Shape } from '../../src/engine/value-shapes.js';
+import { canonicalTokens } from '../../src/engine/similarity.js';
+
+/** The share of `values` having `shape`. */
+function share(values: string[], shape: Shape): number {
+  return measureShapes(values).get(shape) ?? 0;
+}
+
+describe('measureShapes', () => {
+  it('recognises ISO 3166 alpha-2 and alpha-3 country codes, in any case', () => {
+    expect(share(['AW', 'HN', 'de', 'US', 'UK'], 'countryAlpha2')).toBe(1);
+    expect(share(['AW', 'QQ', 'ZZ', 'XX'], 'countryAlpha2')).toBe(0.25);
+    expect(share(['ABW', 'HND', 'deu', 'USA'], 'countryAlpha3')).toBe(1);
+    expect(share(['ATL', 'LAX', 'SFO', 'USA'], 'countryAlpha3')).toBe(0.25);
+    expect(share(['Aruba', 'A1', 'A'], 'countryAlpha2')).toBe(0);
+  });
+
+  it('recognises ISO 3166 numeric codes and English country names', () => {
+    expect(share(['533', '004', '4', '840'], 'countryNumeric')).toBe(1);
+    expect(share(['999', '1000', '0', 'x'], 'countryNumeric')).toBe(0);
+    expect(share(['Aruba', 'honduras', 'Côte d’Ivoire', 'Myanmar', 'United States', 'Narnia'], 'countryName')).toBeCloseTo(5 / 6, 10);
+  });
+
+  it('recognises ISO 4217 currency codes', () => {
+    expect(share(['USD', 'EUR', 'jpy', 'AWG'], 'currency')).toBe(1);
+    expect(share(['USD', 'ABC', 'XYZ', 'US$'], 'currency')).toBe(0.25);
+  });
+
+  it('recognises latitudes and longitudes by their ranges', () => {
+    const lats = ['45.125', '-33.9', '89.99', '0'];
+    expect(share(lats, 'latitude')).toBe(1);
+    expect(share(['-118.27', '151.2', '179.9', '-0.12'], 'latitude')).toBe(0.25);
+    expect(share(['-118.27', '151.2', '179.9', '-0.12'], 'longitude')).toBe(1);
+    expect(share(['181', '-200', '12'], 'longitude')).toBeCloseTo(1 / 3, 10);
+  });
+
+  it('recognises years and months', () => {
+    expect(share(['1970', '2001', '1880', '1999.0'], 'year')).toBe(1);
+    expect(share(['70', '20010', '1970-01-01', '12345'], 'year')).toBe(0);
+    expect(share(['1', '12', 'Jan', 'September', 'Sept.', '2024-03'], 'month')).toBe(1);
+    expect(share(['0', '13', '1.5', 'Janu'], 'month')).toBe(0);
+  });
+
+  it('recognises emails, phones, booleans and percentages', () => {
+    expect(share(['a@example.com', 'b.c@d.org', 'not an @ email'], 'email')).toBeCloseTo(2 / 3, 10);
+    expect(share(['+1 (555) 010-9999', '555-0100', '5550109999', '12'], 'phone')).toBe(0.75);
+    expect(share(['true', 'False', 'yes', 'N', '0', '1', 'maybe'], 'boolean')).toBeCloseTo(6 / 7, 10);
+    expect(share(['12%', '0.5', '99', '-3', '150'], 'percent')).toBe(0.6);
+  });
+
+  it('recognises continents and short codes', () => {
+    expect(share(['Africa', 'Americas', 'south_america', 'Oceania', 'Narnia'], 'continent')).toBe(0.8);
+    expect(share(['ATL', 'SFO', 'A1', 'abc', 'TOOLONGCODE'], 'code')).toBe(0.6);
+  });
+
+  it('counts numbers and dates as the type inference reads them', () => {
+    expect(share(['1,234.5', '$12', '(3)', 'x'], 'number')).toBe(0.75);
+    expect(share(['2024-03-05', '2024-03-05T14:22', '05/03/2024', 'soon'], 'date')).toBe(0.75);
+  });
+});
+
+describe('expectedShapes', () => {
+  const shapes = (field: string, type?: 'number' | 'date_time' | 'category' | 'rich_text') => expectedShapes(canonicalTokens(field), type);
+
+  it('asks for the shape a field is named after', () => {
+    expect(shapes('iso_alpha_2')).toEqual(['countryAlpha2']);
+    expect(shapes('iso3')).toEqual(['countryAlpha3']);
+    expect(shapes('country_code')).toEqual(['countryAlpha2', 'countryAlpha3', 'code']);
+    expect(shapes('currency_code')).toEqual(['currency']);
+    expect(shapes('currency_name')).toEqual([]);
+    expect(shapes('lat')).toEqual(['latitude']);
+    expect(shapes('lng')).toEqual(['longitude']);
+    expect(shapes('Contact E-mail')).toEqual(['email']);
+    expect(shapes('fax')).toEqual(['phone']);
+    expect(shapes('is_active')).toEqual(['boolean']);
+    expect(shapes('share_pct')).toEqual(['percent']);
+    expect(shapes('continent')).toEqual(['continent']);
+    expect(shapes('country')).toEqual(['countryName']);
+    expect(shapes('iso_numeric')).toEqual(['countryNumeric']);
+  });
+
+  it('adds the shape of the schema type, and of date words when there is no type', () => {
+    expect(shapes('model_year', 'date_time')).toEqual(['year', 'date']);
+    expect(shapes('yr', 'number')).toEqual(['year']);
+    expect(shapes('lat', 'number')).toEqual(['latitude']);
+    expect(shapes('amount', 'number')).toEqual(['number']);
+    expect(shapes('created_at')).toEqual(['date']);
+    expect(shapes('notes', 'rich_text')).toEqual([]);
+  });
+});
