@@ -10,6 +10,8 @@ export const EXIT = {
   review: 5,
   planChanges: 6,
   interrupted: 130,
+  /** stdout was closed early (`import ... | head`): as other Unix tools, 128 + SIGPIPE. */
+  stdoutClosed: 141,
 } as const;
 
 /** Base of every error we expect: a one-sentence message and the exit code it maps to. */

@@ -8,6 +8,7 @@ import { EXIT, ImportError, JobFileError } from './errors.js';
 
 /** The real process's dependencies. */
 export function systemDeps(): Deps {
+  quietOnClosedStdout();
   const io = systemIO(process.env);
   const deps: Deps = {
     io,
@@ -20,6 +21,19 @@ export function systemDeps(): Deps {
   // Built on first use from the settings the root command resolves; --help never loads undici.
   const lazy = lazyClient(deps);
   return deps;
+}
+
+/**
+ * A reader that stops early (`import fields get J -o json | head`) closes our stdout: the next
+ * write fails with EPIPE. Like other Unix tools, stop at once, without a message or a stack
+ * trace, with 141 (128 + SIGPIPE); temp files are removed by their exit handlers.
+ */
+function quietOnClosedStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') process.exit(EXIT.stdoutClosed);
+    process.stderr.write(`error: cannot write to stdout (${error.code ?? error.message}).\n`);
+    process.exit(EXIT.failure);
+  });
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code. */

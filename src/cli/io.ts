@@ -47,3 +47,8 @@ export function makeIO(o: {
   };
   return io;
 }
+
+/** A count with its noun, singular for one: `1 row`, `2 rows`. */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}

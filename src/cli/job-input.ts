@@ -12,6 +12,9 @@ export interface JobInputDeps { env: NodeJS.ProcessEnv; settings: { timeoutMs: n
 /** The job file's input as an engine source: a local file, rows, or a Google Sheets link (fetched once per process). */
 export async function openJobInput(job: JobFile, deps?: JobInputDeps): Promise<InputSource> {
   const { input } = job;
+  if (input.placeholder) {
+    throw new UsageError(`input.file in ${job.path} is empty, a placeholder: set the path of the data file to read it offline.`);
+  }
   if (input.file) return openInput({ file: input.file });
   if (input.rows) return openInput({ rows: input.rows });
   if (input.rowsFile) {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { JobResources } from '../contract/index.js';
 import { ReviewRequiredError, UsageError } from '../errors.js';
+import type { EmptyField } from '../jobfile/check.js';
 import { diffConfig, formatDiff, needsReview, showValue, type DiffEntry } from '../jobfile/diff.js';
 import type { ResourceName } from '../jobfile/translate.js';
 import type { JobFile } from '../jobfile/types.js';
@@ -16,6 +17,7 @@ import { formatReject } from './format-reject.js';
 import type { Deps } from './deps.js';
 import type { ImportClient } from '../client/client.js';
 import { parseMinConfidence } from './flags.js';
+import { countOf } from './io.js';
 import { fetchResources, plannedUpdates, startOrReuse } from './job-session.js';
 
 /** The plan of one job file against one job. */
@@ -27,6 +29,8 @@ export interface Plan {
   entries: DiffEntry[];
   updates: ResourceName[];
   needsReview: DiffEntry[];
+  /** Required fields that no column is mapped to after the job file's mapping: each would be empty in every row. */
+  emptyFields: EmptyField[];
   /** The engine's prediction of what the run does to the data (local inputs only). */
   dataEffect?: Report;
   /** The first rows the run would drop or cells it would empty (local inputs only). */
@@ -57,21 +61,34 @@ export interface PlanSession {
   resources: JobResources;
 }
 
-/** Loads the job file, checks --min-confidence and --max-dropped-rows, starts the job (or reuses --job) and reads every resource. */
+/**
+ * Loads the job file, checks --min-confidence and --max-dropped-rows, checks the job file
+ * offline (exit 2 before any request when it names a column, field or sheet that is not there),
+ * starts the job (or reuses --job), reads every resource and checks the job file against them
+ * (exit 2 before any update).
+ */
 export async function openPlanSession(
   opts: { jobFile: string; job?: string; minConfidence?: string; maxDroppedRows?: string }, deps: Deps,
 ): Promise<PlanSession> {
-  const { loadJobForCommand } = await import('./job-file.js');
+  const [{ loadJobForCommand }, checks] = await Promise.all([import('./job-file.js'), import('./job-checks.js')]);
   const job = await loadJobForCommand(opts.jobFile, deps);
   const minConfidence = parseMinConfidence(opts.minConfidence, job);
   const limit = parseDropLimit(opts.maxDroppedRows);
+  const offline = await checks.checkOffline(job, deps, opts.job ? checks.REUSES_JOB : checks.NEEDS_INPUT);
+  for (const note of offline.notes) deps.io.status(note);
+  checks.throwProblems(offline.problems);
   const client = await deps.client();
   const jobId = await startOrReuse(job, client, deps, opts.job);
-  return { job, minConfidence, limit, client, jobId, resources: await fetchResources(client, jobId) };
+  const resources = await fetchResources(client, jobId);
+  // A sheet the job file changes brings other columns: those are checked once it is selected.
+  const sheetChanges = job.config.sheet !== undefined && resources.sheet !== null && resources.sheet.sheetSelection.selected !== job.config.sheet;
+  checks.checkAgainstService(job, resources, jobId, deps, { columns: !sheetChanges, started: !opts.job });
+  return { job, minConfidence, limit, client, jobId, resources };
 }
 
 /** Builds the plan: the diff, the updates it implies, and the data effect when the input is local. */
 export async function buildPlan(job: JobFile, jobId: string, resources: JobResources, minConfidence: number | undefined, deps: Deps, opts: { lenient?: boolean } = {}): Promise<Plan> {
+  const [{ desiredBodies }, { requiredFieldsWithoutColumn }] = await Promise.all([import('../jobfile/translate.js'), import('../jobfile/check.js')]);
   const entries = diffConfig(job.config, resources, minConfidence);
   const plan: Plan = {
     version: 1,
@@ -81,6 +98,7 @@ export async function buildPlan(job: JobFile, jobId: string, resources: JobResou
     entries,
     updates: plannedUpdates(job, resources),
     needsReview: needsReview(entries),
+    emptyFields: requiredFieldsWithoutColumn(desiredBodies(job.config, resources), resources.fields),
   };
   if (hasLocalInput(job)) Object.assign(plan, await predictEffect(job, resources, deps, opts.lenient));
   return plan;
@@ -130,20 +148,33 @@ export function checkDropLimit(limit: DropLimit | undefined, report: Report | un
   const max = limit.rows ?? Math.floor((report.rowsIn * (limit.percent ?? 0)) / 100);
   if (dropped > max) {
     const rules = report.dropped.filter((d) => d.count > 0).map((d) => `${d.rule}: ${d.count}`).join(', ');
-    throw new ReviewRequiredError(`The run would drop ${dropped} of ${report.rowsIn} rows (${rules}), more than --max-dropped-rows ${limit.text}; check the data or raise the limit.`);
+    throw new ReviewRequiredError(`The run would drop ${dropped} of ${countOf(report.rowsIn, 'row')} (${rules}), more than --max-dropped-rows ${limit.text}; check the data or raise the limit.`);
   }
 }
 
-/** The review gate: exit 5 naming each unpinned suggestion under the bar and how to pin it. */
+/**
+ * The review gate: exit 5 naming each unpinned suggestion under the bar and how to pin it, and
+ * each required field that would be an empty column and the line that maps a column to it.
+ */
 export function checkReviewGate(plan: Plan, job: JobFile): void {
-  if (!plan.needsReview.length) return;
+  if (!plan.needsReview.length && !plan.emptyFields.length) return;
   const file = basename(job.path);
   const lines = plan.needsReview.map((e) => e.missingColumn
     ? `  column "${e.key}" is pinned in ${file} but the input has no such column; remove or rename it under config.mapping`
-    : `  ${describeEntry(e)} (confidence ${e.confidence?.toFixed(2)}); pin it in ${file}: ${pinHint(e)}`);
+    : `  ${describeEntry(e)} (confidence ${e.confidence?.toFixed(2) ?? 'unknown'}); pin it in ${file}: ${pinHint(e)}`);
+  const mappingAt = job.positionOf(['config', 'mapping']);
+  const where = mappingAt ? `under config.mapping (${file}:${mappingAt.line})` : 'in a config.mapping section';
+  for (const f of plan.emptyFields) {
+    lines.push(`  required field ${f.field} has no column, so it would be empty in every row; map one to it ${where}, e.g. "${f.suggestion}"`);
+  }
+  const count = plan.needsReview.length + plan.emptyFields.length;
+  const what = [
+    plan.needsReview.length ? `unpinned suggestions below the confidence bar ${plan.minConfidence ?? '(none)'}, or pins the input no longer matches` : '',
+    plan.emptyFields.length ? 'required fields without a column' : '',
+  ].filter(Boolean).join('; ');
   throw new ReviewRequiredError(
-    `${plan.needsReview.length} item${plan.needsReview.length > 1 ? 's need' : ' needs'} review (unpinned suggestions below the confidence bar ${plan.minConfidence ?? '(none)'}, or pins the input no longer matches); nothing was updated or run:\n${lines.join('\n')}\n` +
-    `Pin ${plan.needsReview.length > 1 ? 'them' : 'it'}, review with \`import review ${file} --save\`, or accept all with --yes (job ${plan.jobId}; reuse it with --job ${plan.jobId}).`,
+    `${count} item${count > 1 ? 's need' : ' needs'} review (${what}); nothing was updated or run:\n${lines.join('\n')}\n` +
+    `Pin ${count > 1 ? 'them' : 'it'}, review with \`import review ${file} --save\`, or accept all with --yes (job ${plan.jobId}; reuse it with --job ${plan.jobId}).`,
   );
 }
 
@@ -174,9 +205,10 @@ export function formatPlan(plan: Plan, job: JobFile): string {
   lines.push('');
   lines.push(plan.updates.length ? `Updates to send: ${plan.updates.join(', ')}` : 'Nothing to update: the service already has this configuration.');
   if (plan.needsReview.length) lines.push(`Needs review: ${plan.needsReview.length} (marked ?)`);
+  for (const f of plan.emptyFields) lines.push(`Required field without a column (would be empty in every row): ${f.field}`);
   if (plan.dataEffect) {
     const r = plan.dataEffect;
-    lines.push(`Data effect (embedded engine): ${r.rowsIn} rows in, ${r.rowsOut} out`);
+    lines.push(`Data effect (embedded engine): ${countOf(r.rowsIn, 'row')} in, ${r.rowsOut} out`);
     for (const d of r.dropped) if (d.count) lines.push(`  dropped by ${d.rule}: ${d.count}`);
     for (const [field, n] of Object.entries(r.filled)) if (n) lines.push(`  filled in ${field}: ${n}`);
     for (const [field, n] of Object.entries(r.coercionFailures)) if (n) lines.push(`  not a valid ${field} (now missing): ${n}`);

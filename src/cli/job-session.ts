@@ -2,10 +2,10 @@
  * A job file against the service: start the job it describes (or reuse one), read every
  * resource, and send the updates that differ. Shared by `plan`, `run <job.yaml>`, `review` and `pull`.
  */
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 import type { JobConfig, JobResources, StartForm } from '../contract/index.js';
 import type { ImportClient } from '../client/client.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { JobFileError, NotFoundError } from '../errors.js';
 import { changedResources, currentBodies, desiredBodies, type ResourceName } from '../jobfile/translate.js';
 import type { JobFile } from '../jobfile/types.js';
 import type { Deps } from './deps.js';
@@ -28,26 +28,62 @@ export function jobFileForm(job: JobFile, rows?: Record<string, unknown>[]): Sta
   return form;
 }
 
-/** Starts the job a job file describes and returns its id. */
+/** Starts the job a job file describes and returns its id; records what was sent for `import pull`. */
 export async function startJobFile(job: JobFile, client: ImportClient, deps: Deps): Promise<string> {
-  const { checkFile, parseRows } = await import('./commands/start.js');
+  if (job.input.placeholder) {
+    throw inputError(job, deps, 'file', 'input.file is empty, a placeholder: set the path of the data file to start a job from this file, or pass --job <id> to reuse a started one.');
+  }
   let rows: Record<string, unknown>[] | undefined;
   let file: { path: string; size: number } | undefined;
-  if (job.input.file) file = await checkFile(job.input.file, job.input.file);
+  if (job.input.file) file = { path: job.input.file, size: await inputSize(job, deps) };
+  // Inline rows and rows files keep the written key order ("1962", __proto__): sent as written.
   if (job.input.rows) rows = job.input.rows;
-  if (job.input.rowsFile) {
-    const { readFile } = await import('node:fs/promises');
-    let text: string;
-    try { text = await readFile(job.input.rowsFile, 'utf8'); } catch (e) {
-      throw new UsageError(`Cannot read rowsFile ${job.input.rowsFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check the path in ${basename(job.path)}.`);
-    }
-    rows = parseRows(text, job.input.rowsFile);
-  }
+  if (job.input.rowsFile) rows = await readRowsFile(job, deps);
+  const form = jobFileForm(job, rows);
   const { startProgress } = await import('./progress.js');
   const progress = file ? startProgress(deps.io, `Uploading ${basename(file.path)}`, file.size) : undefined;
-  const jobId = await client.start.send({ form: jobFileForm(job, rows), file, onProgress: progress ? (n) => progress.update(n) : undefined });
+  const jobId = await client.start.send({ form, file, onProgress: progress ? (n) => progress.update(n) : undefined });
   progress?.finish();
+  const { saveJobRecord } = await import('./job-record.js');
+  await saveJobRecord(deps, jobId, form, file?.path);
   return jobId;
+}
+
+/** The input file's size (the offline check has found it readable; this names input.file if it went away since). */
+async function inputSize(job: JobFile, deps: Deps): Promise<number> {
+  const { stat } = await import('node:fs/promises');
+  try {
+    return (await stat(job.input.file!)).size;
+  } catch (error) {
+    throw inputError(job, deps, 'file', `input.file ${job.input.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); fix the path.`);
+  }
+}
+
+/** The rows of `input.rowsFile`: a non-empty JSON array of row objects, read keeping each row's key order. */
+async function readRowsFile(job: JobFile, deps: Deps): Promise<Record<string, unknown>[]> {
+  const [{ readFile }, { parseJson }] = await Promise.all([import('node:fs/promises'), import('../contract/json.js')]);
+  const path = job.input.rowsFile!;
+  let value: unknown;
+  try {
+    value = parseJson(await readFile(path, 'utf8'));
+  } catch (error) {
+    const why = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    throw inputError(job, deps, 'rowsFile', `input.rowsFile ${basename(path)} ${why}; give a JSON array of row objects.`);
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    throw inputError(job, deps, 'rowsFile', `input.rowsFile ${basename(path)} must be a non-empty JSON array of row objects, such as [{"id": 1}].`);
+  }
+  const bad = value.findIndex((row) => row === null || typeof row !== 'object' || Array.isArray(row));
+  if (bad >= 0) throw inputError(job, deps, 'rowsFile', `input.rowsFile ${basename(path)}: element [${bad}] is not a row object; every element must be an object such as {"id": 1}.`);
+  return value as Record<string, unknown>[];
+}
+
+/** A JobFileError (exit 2) at `input.<key>` of the job file. */
+function inputError(job: JobFile, deps: Deps, key: string, message: string): JobFileError {
+  const pos = job.positionOf(['input', key]) ?? { line: 1, col: 1 };
+  const rel = relative(deps.cwd, job.path);
+  const file = rel && !rel.startsWith('..') ? rel : job.path;
+  return new JobFileError(`${file}:${pos.line}:${pos.col}`, message, [{ file, line: pos.line, col: pos.col, message }]);
 }
 
 /** The job to work on: `reuse` when given, else a new job started from the job file; says which on stderr. */
@@ -94,31 +130,48 @@ export interface AppliedUpdate { resource: ResourceName; body: unknown }
 
 /**
  * Sends an update for each resource whose desired body differs from the service's, in
- * dependency order; after a sheet change the resources are read again, since the sheet
- * changes the columns. Returns the updates sent and the resources as they stand afterwards.
+ * dependency order; after a sheet change the resources are read again (the sheet changes the
+ * columns) and checked with `afterSheet` before anything else is sent. When a call fails,
+ * stderr says which resources were updated and which were not, and the error goes on: the
+ * caller does not run the job, and `import run job.yaml --job ID` finishes it later, sending
+ * only what still differs.
  */
 export async function applyJobFile(
   job: JobFile, client: ImportClient, jobId: string, resources: JobResources, onUpdate: (u: AppliedUpdate) => void,
+  opts: { io?: Deps['io']; jobFile?: string; afterSheet?: (resources: JobResources) => void } = {},
 ): Promise<{ sent: AppliedUpdate[]; resources: JobResources }> {
   const sent: AppliedUpdate[] = [];
   let current = resources;
-  if (job.config.sheet !== undefined && current.sheet && current.sheet.sheetSelection.selected !== job.config.sheet) {
-    const body = { sheetSelection: { selected: job.config.sheet } };
-    await client.sheet.update(jobId, body);
-    const u = { resource: 'sheet' as const, body };
-    sent.push(u);
-    onUpdate(u);
-    current = await fetchResources(client, jobId);
-  }
-  const before = currentBodies(current);
-  const desired = desiredBodies(job.config, current);
-  for (const name of changedResources(before, desired)) {
-    if (name === 'sheet') continue;
-    const body = desired[name];
-    await sendUpdate(client, jobId, name, body);
-    const u = { resource: name, body };
-    sent.push(u);
-    onUpdate(u);
+  let planned: ResourceName[] = plannedUpdates(job, current);
+  try {
+    if (job.config.sheet !== undefined && current.sheet && current.sheet.sheetSelection.selected !== job.config.sheet) {
+      const body = { sheetSelection: { selected: job.config.sheet } };
+      await client.sheet.update(jobId, body);
+      const u = { resource: 'sheet' as const, body };
+      sent.push(u);
+      onUpdate(u);
+      current = await fetchResources(client, jobId);
+      opts.afterSheet?.(current);
+      planned = ['sheet', ...plannedUpdates(job, current).filter((name) => name !== 'sheet')];
+    }
+    const before = currentBodies(current);
+    const desired = desiredBodies(job.config, current);
+    for (const name of changedResources(before, desired)) {
+      if (name === 'sheet') continue;
+      const body = desired[name];
+      await sendUpdate(client, jobId, name, body);
+      const u = { resource: name, body };
+      sent.push(u);
+      onUpdate(u);
+    }
+  } catch (error) {
+    if (opts.io) {
+      const done = sent.map((u) => u.resource);
+      const left = planned.filter((name) => !done.includes(name));
+      const file = opts.jobFile ?? 'job.yaml';
+      opts.io.status(`Job ${jobId} is half configured: ${done.length ? `updated ${done.join(', ')}` : 'nothing was updated'}; ${left.length ? `not updated: ${left.join(', ')}` : 'every update was sent'}. The job was not run. Fix the cause below, then \`import run ${file} --job ${jobId}\` sends only what still differs and runs it.`);
+    }
+    throw error;
   }
   return { sent, resources: current };
 }

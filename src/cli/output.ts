@@ -1,4 +1,5 @@
 /** Printing data in the `-o` formats: table (default), json, yaml. */
+import { asOrderedMaps, stringifyJson } from '../contract/json.js';
 import type { IO } from './io.js';
 import { UsageError } from '../errors.js';
 
@@ -12,14 +13,18 @@ export function parseFormat(value: string): Format {
   throw new UsageError(`Unknown output format "${value}"; use one of ${FORMATS.join(', ')}.`);
 }
 
-/** Prints `data` as JSON or YAML, or through `table` for the table format. */
+/**
+ * Prints `data` as JSON or YAML, or through `table` for the table format. Keys come out in the
+ * order they were written (a service's `"9"` before its `"0"`; regular-expression rules are Maps).
+ */
 export async function printData(io: IO, format: Format, data: unknown, table: (data: any) => string): Promise<void> {
-  if (format === 'json') io.out(JSON.stringify(data, null, 2));
+  if (format === 'json') io.out(stringifyJson(data, 2));
   else if (format === 'yaml') {
     const { stringify } = await import('yaml');
-    io.out(stringify(data));
+    io.out(stringify(asOrderedMaps(data)));
   } else io.out(table(data));
 }
+
 
 /** A confidence as a number and a small bar: `0.62 ██████░░░░`. */
 export function confidenceBar(confidence: number | undefined, color = false): string {

@@ -22,6 +22,7 @@ import { configCommand } from './commands/config.js';
 import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { reviewCommand } from './commands/review.js';
+import { schemaCommand } from './commands/schema.js';
 import { completionCommand, completionServerCommands } from './commands/completion.js';
 import { packageVersion } from './version.js';
 
@@ -59,7 +60,7 @@ export function buildProgram(deps: Deps): Command {
   ]) {
     program.addCommand(configure(make(deps), deps));
   }
-  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, serveCommand, completionCommand]) {
+  for (const make of [planCommand, validateCommand, dryRunCommand, reviewCommand, initCommand, pullCommand, schemaCommand, serveCommand, completionCommand]) {
     program.addCommand(configure(make(deps), deps));
   }
   // Called by the completion scripts on every Tab; hidden from help.

@@ -14,7 +14,7 @@ import type { Deps } from './deps.js';
 import type { IO } from './io.js';
 import { printData } from './output.js';
 // Loaded inside actions: `--help` needs neither (start-up stays fast).
-import type { DataFragment } from './resource-bodies.js';
+import type { DataBody } from './resource-bodies.js';
 import type { TableKit } from './resource-table.js';
 import { parseJobId } from './flags.js';
 import { withExamples } from './program.js';
@@ -32,7 +32,8 @@ export interface ResourceSpec<K extends ResourceName | 'scripts' = ResourceName 
   key: K;
   /** Words for messages (`data types`). */
   label: string;
-  get(client: ImportClient, jobId: string): Promise<unknown>;
+  /** The tolerant read, with the service's body as it was sent. */
+  get(client: ImportClient, jobId: string): Promise<{ body: unknown; value: unknown }>;
   table: TableName;
 }
 
@@ -54,51 +55,68 @@ export interface UpdateOptions { jobId: string; data?: string }
 
 /** What a resource command adds to the shared update flow. */
 export interface UpdateSteps<K extends ResourceName> {
-  /** The flags as a fragment; gets the current read for flags that complete a value from it (pivot). */
-  flags(current: NonNullable<JobResources[K]>, data: DataFragment | undefined): JobFileConfig;
+  /**
+   * The flags as a fragment, laid over `base`: the `--data` body when given, else the current
+   * value. `current` is the service's read (for flags that depend on what is set now).
+   */
+  flags(base: NonNullable<JobResources[K]>, current: NonNullable<JobResources[K]>, data: DataBody<K> | undefined): JobFileConfig;
   /** Warnings found while parsing flags. */
   warnings?: string[];
   /** Whether any flag was given (so an update with neither flags nor --data is refused before sending). */
   hasFlags: boolean;
-  /** Checks against the current read (exit 2 before sending). */
-  check?(fragment: JobFileConfig, current: NonNullable<JobResources[K]>): void | Promise<void>;
-  /** Replaces the body when `--data` asks for what a fragment cannot say (`{"pivot": null}`). */
-  finish?(body: Required<JobConfig>[K], data: DataFragment | undefined, fragment: JobFileConfig): Required<JobConfig>[K];
+  /** Replaces the base the flags are laid over, for a flag that sets the whole resource (`pivot update --clear`). */
+  base?(base: NonNullable<JobResources[K]>): NonNullable<JobResources[K]>;
+  /** Checks the complete body against the current read (exit 2 before sending). */
+  check?(body: Required<JobConfig>[K], context: UpdateContext<K>): void | Promise<void>;
 }
 
-/** `<resource> get <jobId>`: the service's body as a table, or unchanged with -o json|yaml. */
+/** What an update's check may look at besides the body. */
+export interface UpdateContext<K extends ResourceName> {
+  /** The service's current read. */
+  current: NonNullable<JobResources[K]>;
+  /** What the flags were laid over: the --data body (as a read) or the current read. */
+  base: NonNullable<JobResources[K]>;
+  fragment: JobFileConfig;
+  data: DataBody<K> | undefined;
+}
+
+/** `<resource> get <jobId>`: a table of the tolerant read, or the service's body unchanged with -o json|yaml. */
 export async function getResource(spec: ResourceSpec, opts: GetOptions, deps: Deps): Promise<void> {
   const client = await deps.client();
-  const data = await spec.get(client, opts.jobId);
-  await printResource(deps, data, spec.table);
+  const { body, value } = await spec.get(client, opts.jobId);
+  // The table shows the read as understood (confidence as numbers, values in the seed's spelling);
+  // -o json|yaml the service's body unchanged.
+  await printResource(deps, deps.settings.output === 'table' ? value : body, spec.table, true);
 }
 
 /** Prints data in the chosen format (tables load resource-table.ts and cli-table3 on demand). */
-export async function printResource(deps: Deps, data: unknown, table: TableName): Promise<void> {
+export async function printResource(deps: Deps, data: unknown, table: TableName, isRead = false): Promise<void> {
   if (deps.settings.output !== 'table') return printData(deps.io, deps.settings.output, data, () => '');
   const tables = await import('./resource-table.js');
-  const kit: TableKit = await tables.tableKit(deps.settings.color);
+  const kit: TableKit = await tables.tableKit(deps.settings.color, isRead);
   await printData(deps.io, 'table', data, (d) => tables[table](d, kit));
 }
 
 /**
- * `<resource> update <jobId>`: `--data` is read and validated first, then the current value is
- * read, flags and data are merged into it (`desiredBodies`), checked, and the complete body is
- * sent. Prints the body sent (so `-o json` output can be replayed with `--data`).
+ * `<resource> update <jobId>`: `--data` is read and checked first (the seed's update body; it
+ * replaces the resource), then the current value is read, the flags are laid over `--data` (or
+ * over the current value), the complete body is checked and sent. Prints the body sent (so
+ * `-o json` output can be replayed with `--data`).
  */
 export async function updateResource<K extends ResourceName>(spec: UpdatableSpec<K>, opts: UpdateOptions, deps: Deps, steps: UpdateSteps<K>): Promise<void> {
-  const { mergeFragments, normalizeRead, updateBody } = await import('./resource-bodies.js');
-  const data = opts.data !== undefined ? await readDataFragment(spec.key, opts.data, deps) : undefined;
+  const { normalizeRead, overlay, updateBody } = await import('./resource-bodies.js');
+  const data = opts.data !== undefined ? await readDataBody(spec.key, opts.data, deps) : undefined;
   if (!data && !steps.hasFlags) {
     throw new UsageError(`Nothing to update for job ${opts.jobId}: pass ${spec.hint}, or --data with the body; see \`import ${spec.noun} update --help\`.`);
   }
   for (const warning of [...(data?.warnings ?? []), ...(steps.warnings ?? [])]) deps.io.warn(warning);
   const client = await deps.client();
-  const current = normalizeRead(spec.key, await spec.get(client, opts.jobId)) as NonNullable<JobResources[K]>;
-  const fragment = mergeFragments(data?.config ?? {}, steps.flags(current, data));
-  await steps.check?.(fragment, current);
-  let body = updateBody(spec.key, fragment, current);
-  if (steps.finish) body = steps.finish(body, data, fragment);
+  const current = normalizeRead(spec.key, (await spec.get(client, opts.jobId)).value as JobResources[K]);
+  let base = data ? overlay(spec.key, current, data.body) : current;
+  if (steps.base) base = steps.base(base);
+  const fragment = steps.flags(base, current, data);
+  const body = updateBody(spec.key, fragment, base);
+  await steps.check?.(body, { current, base, fragment, data });
   const wire = spec.toWire ? spec.toWire(body) : body;
   await spec.update(client, opts.jobId, wire);
   deps.io.status(`Updated the ${spec.label} of job ${opts.jobId}.`);
@@ -126,18 +144,20 @@ export async function readData(value: string, deps: Deps): Promise<{ value: unkn
   } else {
     text = value;
   }
+  // Keeps the written order of keys: regular-expression rules apply in the order they are written.
+  const { parseJson } = await import('../contract/json.js');
   try {
-    return { value: JSON.parse(text), where };
+    return { value: parseJson(text), where };
   } catch (error) {
     const reason = (error as Error).message;
     throw new UsageError(`${where} is not valid JSON (${reason}); pass the request body as in the seed, e.g. --data '{"fieldDataTypes":{"amount":{"dataType":"number"}}}'.`);
   }
 }
 
-async function readDataFragment(key: ResourceName, value: string, deps: Deps): Promise<DataFragment> {
+async function readDataBody<K extends ResourceName>(key: K, value: string, deps: Deps): Promise<DataBody<K>> {
   const { value: json, where } = await readData(value, deps);
-  const { dataToFragment } = await import('./resource-bodies.js');
-  return dataToFragment(key, json, where);
+  const { dataBody } = await import('./resource-bodies.js');
+  return dataBody(key, json, where);
 }
 
 /** Reads all of stdin as UTF-8 text; on a terminal, first says what is expected (else it looks like a hang). */
@@ -149,7 +169,7 @@ export async function readStdin(io: IO, what: string): Promise<string> {
 }
 
 /** Help text of `--data` on every update. */
-export const DATA_HELP = 'the request body as in the seed: JSON text, @file, or - for stdin (merged over the current value; a `get -o json` body works too)';
+export const DATA_HELP = 'the whole request body as in the seed (it replaces the current value): JSON text, @file, or - for stdin; a `get -o json` body works as is';
 
 /** The `<noun>` command with its `get <jobId>` subcommand; updatable resources add `update`. */
 export function resourceCommand(spec: ResourceSpec, description: string, get: (opts: GetOptions, deps: Deps) => Promise<void>, deps: Deps): Command {

@@ -3,15 +3,19 @@
  * as a number and a small bar. cli-table3 is loaded only when a table is printed.
  */
 import type CliTable3 from 'cli-table3';
+import { entriesInOrder } from '../contract/json.js';
 import { confidenceBar } from './output.js';
 
-/** What a table needs: the cli-table3 constructor and whether colour is on. */
-export interface TableKit { Table: typeof CliTable3; color: boolean }
+/**
+ * What a table needs: the cli-table3 constructor, whether colour is on, and whether the data is a
+ * read (a suggestion the service gave no confidence for shows as `unknown`) or a body we sent.
+ */
+export interface TableKit { Table: typeof CliTable3; color: boolean; isRead: boolean }
 
 /** Loads cli-table3 (kept out of start-up). */
-export async function tableKit(color: boolean): Promise<TableKit> {
+export async function tableKit(color: boolean, isRead = false): Promise<TableKit> {
   const { default: Table } = await import('cli-table3');
-  return { Table, color };
+  return { Table, color, isRead };
 }
 
 /** A table with a header row; columns whose cells are all empty are left out. */
@@ -28,7 +32,9 @@ export function renderTable(kit: TableKit, head: string[], rows: string[][]): st
 }
 
 type Any = any;
-const conf = (kit: TableKit, c: unknown) => (typeof c === 'number' ? confidenceBar(c, kit.color) : '');
+const conf = (kit: TableKit, c: unknown) => (typeof c === 'number' ? confidenceBar(c, kit.color) : kit.isRead ? 'unknown' : '');
+/** Entries of a keyed map (an object or a Map) in written order. */
+const pairs = (v: unknown): [string, Any][] => (v && typeof v === 'object' ? entriesInOrder(v as Record<string, Any>) : []);
 const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : '');
 const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 const lines = (...parts: (string | false | undefined)[]) => parts.filter((p) => p).join('\n');
@@ -44,13 +50,12 @@ export function sheetTable(data: Any, kit: TableKit): string {
 
 /** `fields get`: column, mapped field and confidence; unmapped columns and expected fields left over below. */
 export function fieldsTable(data: Any, kit: TableKit): string {
-  const mapping: Record<string, Record<string, Any>> = data?.columnFieldMapping ?? {};
-  const sources = Object.keys(mapping);
+  const sources = pairs(data?.columnFieldMapping);
   const rows: string[][] = [];
   const mapped = new Set<string>();
   const fields = new Set<string>();
-  for (const source of sources) {
-    for (const [column, m] of Object.entries(mapping[source] ?? {})) {
+  for (const [source, columns] of sources) {
+    for (const [column, m] of pairs(columns)) {
       mapped.add(column);
       if (m?.field) fields.add(m.field);
       rows.push([column, text(m?.field), conf(kit, m?.confidence), sources.length > 1 ? source : '']);
@@ -69,7 +74,7 @@ export function fieldsTable(data: Any, kit: TableKit): string {
 
 /** `combining get`: per field, method, separator and order. */
 export function combiningTable(data: Any, kit: TableKit): string {
-  const combined = Object.entries<Any>(data?.columnsBeingCombined ?? {});
+  const combined = pairs(data?.columnsBeingCombined);
   if (!combined.length) return 'No columns are being combined.';
   return renderTable(kit, ['Field', 'Method', 'Separator', 'Order'], combined.map(([field, c]) =>
     [field, text(c?.method), c?.methodConfig?.separator !== undefined ? JSON.stringify(c.methodConfig.separator) : '', list(c?.combiningOrder)]));
@@ -133,9 +138,10 @@ export function rowDroppingTable(data: Any, kit: TableKit): string {
 export function textTable(data: Any, kit: TableKit): string {
   const t = data?.textProcessingMethods ?? {};
   const rows: string[][] = [];
-  for (const [field, casing] of Object.entries<Any>(t.casing ?? {})) rows.push([field, 'casing', text(casing), '']);
-  for (const [field, rules] of Object.entries<Any>(t.regexReplacement ?? {})) {
-    for (const [pattern, replacement] of Object.entries<Any>(rules ?? {})) rows.push([field, 'replace', `/${pattern}/`, JSON.stringify(replacement)]);
+  for (const [field, casing] of pairs(t.casing)) rows.push([field, 'casing', text(casing), '']);
+  for (const [field, rules] of pairs(t.regexReplacement)) {
+    // Rules apply in the order shown (written order, a Map in reads and bodies).
+    for (const [pattern, replacement] of pairs(rules)) rows.push([field, 'replace', `/${pattern}/`, JSON.stringify(replacement)]);
   }
   if (!rows.length) return 'No text processing is set.';
   return renderTable(kit, ['Field', 'Rule', 'Value', 'Replacement'], rows);

@@ -5,7 +5,7 @@
  * fragment that `saveChoices` can write back and `run` can lay over the job file.
  */
 import { basename } from 'node:path';
-import { DATA_TYPES, type DataType, type JobResources } from '../contract/index.js';
+import { DATA_TYPES, isUnderBar, type DataType, type JobResources } from '../contract/index.js';
 import { isMissing } from '../engine/missing.js';
 import type { InputMetadata } from '../engine/pipeline.js';
 import { SAMPLE_ROWS, type InputSource } from '../engine/types.js';
@@ -147,7 +147,7 @@ export function showSample(value: string, redact: boolean): string {
 /** One input column as the walk sees it: its suggestion and whether the job file pins it. */
 export interface ColumnState {
   column: string;
-  suggested?: { field: string; confidence: number };
+  suggested?: { field: string; confidence?: number };
   pinned: boolean;
   /** The pinned field (null = pinned unmapped); only when `pinned`. */
   pinnedField?: string | null;
@@ -168,7 +168,7 @@ export function reviewOrder(job: JobFile, resources: JobResources): ColumnState[
     const pinned = Object.hasOwn(pins, column);
     return {
       column, suggested: s, pinned, pinnedField: pinned ? pins[column] : undefined,
-      confidence: s ? s.confidence : 0,
+      confidence: s?.confidence ?? 0,
     };
   });
   // Array.prototype.sort is stable, so equal keys keep the input order.
@@ -185,8 +185,7 @@ export async function reviewChoices(
   job: JobFile, resources: JobResources, samples: ColumnSamples, prompter: Prompter, io: IO, opts: ReviewFlowOptions,
 ): Promise<JobFileConfig> {
   const choices: JobFileConfig = {};
-  const under = (confidence: number | undefined) =>
-    opts.minConfidence !== undefined && confidence !== undefined && confidence < opts.minConfidence;
+  const under = (confidence: number | undefined) => isUnderBar(confidence, opts.minConfidence);
   const file = basename(job.path);
 
   // 1. The sheet first: it decides which columns there are.
@@ -295,8 +294,8 @@ function fieldList(resources: JobResources): FieldEntry[] {
   return names.map((field) => ({ field, optional: optional.has(field) }));
 }
 
-function suggestedMapping(resources: JobResources): Map<string, { field: string; confidence: number }> {
-  const map = new Map<string, { field: string; confidence: number }>();
+function suggestedMapping(resources: JobResources): Map<string, { field: string; confidence?: number }> {
+  const map = new Map<string, { field: string; confidence?: number }>();
   for (const columns of Object.values(resources.fields.columnFieldMapping ?? {})) {
     for (const [column, m] of Object.entries(columns ?? {})) if (m && typeof m.field === 'string') map.set(column, m);
   }
@@ -425,6 +424,6 @@ function showChoice(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function conf(confidence: number): string {
-  return confidence.toFixed(2);
+function conf(confidence: number | undefined): string {
+  return confidence?.toFixed(2) ?? 'unknown';
 }

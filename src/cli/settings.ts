@@ -80,7 +80,7 @@ export async function resolveSettings(
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`Timeout "${timeoutText}" is not a positive number of milliseconds; pass e.g. --timeout 30000.`);
   }
   return {
-    baseUrl: flags.baseUrl ?? env.IMPORT_BASE_URL ?? profile.baseUrl,
+    baseUrl: await serviceRoot(flags.baseUrl ?? env.IMPORT_BASE_URL ?? profile.baseUrl),
     apiKey: flags.apiKey ?? env.IMPORT_API_KEY ?? profile.apiKey,
     profile: profileName,
     output: parseFormat(flags.output ?? profile.output ?? 'table'),
@@ -90,4 +90,17 @@ export async function resolveSettings(
     timeoutExplicit: timeoutText !== undefined,
     insecure: Boolean(flags.insecure ?? profile.insecure),
   };
+}
+
+/**
+ * The service root from a base URL as users paste it: a URL that already ends in the API prefix
+ * (`.../public/client-side/v1`, copied from the service's docs) is the same service, so the
+ * prefix is taken off instead of being appended twice (which would 404 on every call).
+ */
+export async function serviceRoot(baseUrl: string | undefined): Promise<string | undefined> {
+  if (baseUrl === undefined || !/\/v1\/*$/.test(baseUrl.trim())) return baseUrl;
+  // Loaded only for such a URL: start-up stays free of the contract module.
+  const { API_PREFIX } = await import('../contract/index.js');
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  return trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length) : baseUrl;
 }

@@ -6,7 +6,11 @@
 import { STATUS_CODES } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { Agent, type Dispatcher } from 'undici';
+import { checkRead, checkUpdate, joinPath, type Problem, type ReadName, type UpdateName } from '../contract/check.js';
 import { API_PREFIX } from '../contract/index.js';
+import { parseJson, stringifyJson } from '../contract/json.js';
+import type { READS, UPDATES } from '../contract/schemas.js';
+import type { InferInput, InferOutput } from 'valibot';
 import { ApiError, AuthError, NetworkError, NotFoundError, UsageError } from '../errors.js';
 import { Start } from './resources/start.js';
 import { Run } from './resources/run.js';
@@ -92,6 +96,11 @@ export interface RequestOptions extends CallOptions {
   expect?: Expect;
 }
 
+/** A resource read: the service's body as it was sent, and the same read tolerantly (contract read schema). */
+export interface Read<K extends ReadName> { body: unknown; value: InferOutput<(typeof READS)[K]> }
+/** The update body of a resource, as the contract's strict update schema takes it. */
+export type UpdateBody<K extends UpdateName> = InferInput<(typeof UPDATES)[K]>;
+
 /** A finished exchange before it is judged. */
 interface Answer { status: number; headers: Record<string, string | string[] | undefined>; text: string; ms: number }
 
@@ -131,8 +140,10 @@ export class ImportClient {
   constructor(options: ClientOptions) {
     const base = new URL(String(options.baseUrl));
     this.origin = base.origin;
-    // A service mounted under a path (https://host/api) keeps that path before the API prefix.
-    this.prefix = base.pathname.replace(/\/+$/, '') + API_PREFIX;
+    // A service mounted under a path (https://host/api) keeps that path before the API prefix; a
+    // base URL that already ends with the prefix (copied from the seed's endpoint table) is the same service.
+    const mount = base.pathname.replace(/\/+$/, '');
+    this.prefix = (mount.endsWith(API_PREFIX) ? mount.slice(0, -API_PREFIX.length) : mount) + API_PREFIX;
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
     this.ownsDispatcher = !options.dispatcher;
@@ -154,6 +165,32 @@ export class ImportClient {
   /** A POST; retried unless `retry: false` (start and run pass false). */
   post<T>(path: string, o: Omit<RequestOptions, 'method' | 'retry'> & { retry?: boolean } = {}): Promise<T> {
     return this.request<T>(path, { ...o, method: 'POST', retry: o.retry ?? true });
+  }
+
+  /**
+   * GETs a configuration resource and reads it tolerantly: absent, `null` or `{}` members are "not
+   * set", unknown members are ignored, values are read in the seed's spelling. An answer that cannot
+   * be used at all is an ApiError naming the endpoint and the member.
+   */
+  async read<K extends ReadName>(name: K, path: string, o?: CallOptions): Promise<Read<K>> {
+    const body = await this.get<unknown>(path, o);
+    const checked = checkRead(name, body);
+    if (!checked.ok) throw new ApiError(unusableAnswer(`GET ${this.urlOf(path)}`, checked.problem));
+    return { body, value: checked.value as Read<K>['value'] };
+  }
+
+  /**
+   * POSTs an update body after checking it against the contract's strict update schema (exactly
+   * the seed's update members; nothing is sent otherwise). The answer may be anything (seed: not
+   * shown): empty, 204, `{}`, an echo of the body or text.
+   */
+  update<K extends UpdateName>(name: K, path: string, body: UpdateBody<K>, o?: CallOptions): Promise<unknown> {
+    const checked = checkUpdate(name, body);
+    if (!checked.ok) {
+      const { path: at, problem } = checked.problem;
+      throw new UsageError(`The ${name} update body is not in the seed's update shape: ${joinPath('', at) || 'the body'} ${problem}; nothing was sent to POST ${this.urlOf(path)}.`);
+    }
+    return this.post<unknown>(path, { body: checked.value, expect: 'lenient', ...o });
   }
 
   /** The full URL of an API path, for messages (no credentials in it). */
@@ -221,7 +258,8 @@ export class ImportClient {
       if (o.raw.length !== undefined) size = `, ${o.raw.length} bytes`;
     } else if (o.body !== undefined) {
       headers['content-type'] = 'application/json';
-      body = JSON.stringify(o.body);
+      // Written in the order it was built: regular-expression rules are Maps whose order is their meaning.
+      body = stringifyJson(o.body);
       size = `, ${Buffer.byteLength(body)} bytes`;
     }
     const signal = o.signal ? AbortSignal.any([controller.signal, o.signal]) : controller.signal;
@@ -265,7 +303,7 @@ export class ImportClient {
         throw new ApiError(`The service answered ${where} with an empty body where JSON was expected; check that --base-url is the service's root URL.`, status);
       }
       try {
-        return JSON.parse(trimmed) as T;
+        return parseJson(trimmed) as T;
       } catch {
         const type = String(header(answer.headers, 'content-type') ?? 'no content type');
         if (o.expect === 'lenient' && !looksLikeHtml(trimmed, type)) return trimmed as T;
@@ -298,6 +336,11 @@ export class ImportClient {
     if (!key || key.length < 4) return text;
     return text.split(key).join('[redacted]');
   }
+}
+
+/** One sentence for an answer a read cannot use: the endpoint and the member. */
+function unusableAnswer(where: string, p: Problem): string {
+  return `The service's answer to ${where} cannot be used: ${p.path ? `its member ${p.path}` : 'the body'} ${p.problem}; check --base-url, or report it to the service's operator.`;
 }
 
 /** Checks a base URL: present, http(s), and not plain http to another machine unless `insecure`. */
@@ -417,6 +460,26 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
       return `Connecting to ${origin} for ${method} ${url} timed out; check --base-url and the network.`;
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+    case 'ERR_SSL_HTTP_REQUEST':
+    case 'EPROTO': {
+      const plain = origin.replace(/^https:/, 'http:');
+      return isLoopback(new URL(origin).hostname)
+        ? `The server at ${origin} does not speak https; use ${plain} for a loopback address.`
+        : `The server at ${origin} does not speak https (a TLS handshake failed); check the port in --base-url, or use ${plain} with --insecure if the service has no TLS.`;
+    }
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+      return `The TLS certificate of ${origin} is not signed by a trusted authority (${code}); set NODE_EXTRA_CA_CERTS to the file of its CA certificate.`;
+    case 'CERT_HAS_EXPIRED':
+    case 'CERT_NOT_YET_VALID':
+      return `The TLS certificate of ${origin} is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not valid yet'}; the service's operator must renew it (or check this machine's clock).`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `The TLS certificate of ${origin} is for another host name; check the host in --base-url.`;
     default:
       return `The request ${method} ${url} failed: ${describeNetworkError(error)}.`;
   }

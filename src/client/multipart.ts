@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { StartForm } from '../contract/index.js';
+import { stringifyJson } from '../contract/json.js';
 import type { RawBody } from './client.js';
 
 /** A local file to upload. */
@@ -34,7 +35,8 @@ export function startFields(form: StartForm): [string, string][] {
     if (value === undefined || value === null) return;
     if (typeof value === 'string') fields.push([name, value]);
     else if (typeof value === 'boolean' || typeof value === 'number') fields.push([name, String(value)]);
-    else fields.push([name, JSON.stringify(value)]);
+    // Written key order kept: a row's keys ("1962", __proto__) are its columns, in order.
+    else fields.push([name, stringifyJson(value)]);
   };
   // One pipeline id travels as a plain string; several as a JSON array (seed: "string, or array of string").
   const pipeline = Array.isArray(form.pipelineId) && form.pipelineId.length === 1 ? form.pipelineId[0] : form.pipelineId;

@@ -1,4 +1,10 @@
-/** The seed's wire shapes and allowed values: the contract of the Data Import Job Service, nothing else. */
+/**
+ * The seed's allowed values and the types of its wire shapes: the contract of the Data Import Job
+ * Service, nothing else. The types are inferred from the schemas in schemas.ts; this module imports
+ * them as types only, so the constants load without valibot (start-up stays fast).
+ */
+import type { InferOutput } from 'valibot';
+import type * as S from './schemas.js';
 
 /** Path prefix every endpoint lives under. */
 export const API_PREFIX = '/public/client-side/v1';
@@ -31,124 +37,81 @@ export type OutputFileType = (typeof OUTPUT_FILE_TYPES)[number];
 /** Default `stringAppend` separator (seed: "Constants of the contract"). */
 export const DEFAULT_SEPARATOR = '';
 
+/** The allowed value matching `text` in any case, in the seed's spelling; `undefined` when none does. */
+export function spellingOf<T extends string>(allowed: readonly T[], text: string): T | undefined {
+  const wanted = text.toLowerCase();
+  return allowed.find((a) => a.toLowerCase() === wanted);
+}
+
+/**
+ * Whether a suggestion needs review under the confidence bar `bar` (none when undefined). A
+ * suggestion the service gave no confidence for is unknown, so it needs review under any bar.
+ */
+export function isUnderBar(confidence: number | undefined, bar: number | undefined): boolean {
+  return bar !== undefined && (confidence === undefined || confidence < bar);
+}
+
 // ---- Sheet selection ----
-export interface SheetSelectionRead { sheetSelection: { selected: string; confidence: number; sheets: string[] } }
-export interface SheetSelectionUpdate { sheetSelection: { selected: string } }
+/** getSelectedSheet when the job has a sheet selection (a workbook input). */
+export interface SheetSelectionRead { sheetSelection: NonNullable<InferOutput<typeof S.SheetSelectionRead>['sheetSelection']> }
+export type SheetSelectionUpdate = InferOutput<typeof S.SheetSelectionUpdate>;
 
 // ---- Fields ----
-export interface FieldMappingRead { field: string; confidence: number }
+export type FieldsRead = InferOutput<typeof S.FieldsRead>;
 /** data source name -> column name -> mapping. A column absent from the map is unmapped. */
-export type ColumnFieldMappingRead = Record<string, Record<string, FieldMappingRead>>;
-export type ColumnFieldMappingUpdate = Record<string, Record<string, { field: string }>>;
-export interface FieldsRead {
-  expectedFields: string[];
-  optionalFields: string[];
-  inputColumns: string[];
-  columnFieldMapping: ColumnFieldMappingRead;
-}
-export interface FieldsUpdate { columnFieldMapping: ColumnFieldMappingUpdate; allowColumnCombining?: boolean }
+export type ColumnFieldMappingRead = FieldsRead['columnFieldMapping'];
+/** One column's mapping in a read; `confidence` is undefined when the service gave none. */
+export type FieldMappingRead = ColumnFieldMappingRead[string][string];
+export type FieldsUpdate = InferOutput<typeof S.FieldsUpdate>;
+export type ColumnFieldMappingUpdate = FieldsUpdate['columnFieldMapping'];
 
 // ---- Column combining ----
-export interface CombiningConfig {
-  method?: CombiningMethod;
-  methodConfig?: { separator?: string };
-  combiningOrder?: string[];
-}
-export interface ColumnCombiningRead { columnsBeingCombined: Record<string, CombiningConfig> }
-export type ColumnCombiningUpdate = ColumnCombiningRead;
+export type CombiningConfig = InferOutput<typeof S.CombiningConfig>;
+export type ColumnCombiningRead = InferOutput<typeof S.ColumnCombiningRead>;
+export type ColumnCombiningUpdate = InferOutput<typeof S.ColumnCombiningUpdate>;
 
 // ---- Data types ----
-export interface DataTypesRead {
-  fieldDataTypes: Record<string, { dataType: DataType; confidence: number }>;
-  expectedFieldDataTypes: Record<string, DataType>;
-}
-export interface DataTypesUpdate { fieldDataTypes: Record<string, { dataType: DataType }> }
+export type DataTypesRead = InferOutput<typeof S.DataTypesRead>;
+export type DataTypesUpdate = InferOutput<typeof S.DataTypesUpdate>;
 
 // ---- Units ----
-export interface UnitConversionRead { columnName: string; to: string | null; from: string | null; confidence: number }
-export interface UnitsRead {
-  fieldUnitConversions: Record<string, UnitConversionRead>;
-  expectedFieldUnits: Record<string, string | null>;
-}
-export interface UnitsUpdate { fieldUnitConversions: Record<string, { from: string | null; to: string | null }> }
+export type UnitsRead = InferOutput<typeof S.UnitsRead>;
+export type UnitConversionRead = UnitsRead['fieldUnitConversions'][string];
+export type UnitsUpdate = InferOutput<typeof S.UnitsUpdate>;
 
 // ---- Impute ----
-export interface ImputeConfig { imputeMethod: ImputeMethod; imputeMethodConfig?: { fillValue?: unknown } }
-export interface ImputeRead {
-  imputeMethods: Record<string, ImputeConfig & { confidence: number }>;
-  expectedImputeMethods: Record<string, ImputeMethod>;
-}
-export interface ImputeUpdate { imputeMethods: Record<string, ImputeConfig> }
+export type ImputeConfig = InferOutput<typeof S.ImputeConfig>;
+export type ImputeRead = InferOutput<typeof S.ImputeRead>;
+export type ImputeUpdate = InferOutput<typeof S.ImputeUpdate>;
 
 // ---- Pivot ----
-export interface PivotConfig {
-  pivotColumns: { columnNames: string[] };
-  valueColumns: { columnNames: string[] };
-  indexColumns: { columnNames: string[]; aggregationMethod: AggregationMethod };
-}
-export interface PivotRead {
-  pivot: {
-    pivotColumns: { columnNames: string[]; confidence: number };
-    valueColumns: { columnNames: string[]; confidence: number };
-    indexColumns: { columnNames: string[]; aggregationMethod: AggregationMethod; confidence: number };
-  } | null;
-}
-export interface PivotUpdate { pivot: PivotConfig | null }
+export type PivotConfig = InferOutput<typeof S.PivotConfig>;
+export type PivotRead = InferOutput<typeof S.PivotRead>;
+export type PivotUpdate = InferOutput<typeof S.PivotUpdate>;
 
 // ---- Row dropping ----
-export interface RowDroppingRule { method: RowDroppingMethod; methodConfig: { fields: string[] } }
-export interface RowDroppingRead {
-  presetRowDroppingMethods: RowDroppingRule[];
-  additionalRowDroppingMethods: (RowDroppingRule & { confidence: number })[];
-}
-export interface RowDroppingUpdate { additionalRowDroppingMethods: RowDroppingRule[] }
+export type RowDroppingRule = InferOutput<typeof S.RowDroppingRule>;
+export type RowDroppingRead = InferOutput<typeof S.RowDroppingRead>;
+export type RowDroppingUpdate = InferOutput<typeof S.RowDroppingUpdate>;
 
 // ---- Text processing ----
-export interface TextProcessingConfig {
-  regexReplacement?: Record<string, Record<string, string>>;
-  casing?: Record<string, Casing>;
-}
-export interface TextProcessingRead { textProcessingMethods: TextProcessingConfig }
-export type TextProcessingUpdate = TextProcessingRead;
+/** Per field, regular-expression rules in the order they apply (a Map: `"9"` may come before `"0"`) and a casing. */
+export type TextProcessingConfig = InferOutput<typeof S.TextProcessingConfig>;
+export type TextProcessingRead = InferOutput<typeof S.TextProcessingRead>;
+export type TextProcessingUpdate = InferOutput<typeof S.TextProcessingUpdate>;
 
 // ---- Scripts ----
-export interface ScriptsRead { preColumnMapping: string[]; postClean: string[] }
+export type ScriptsRead = InferOutput<typeof S.ScriptsRead>;
 
 // ---- start / run ----
 /** The `start` form fields, already parsed (the wire carries them as multipart text parts). */
-export interface StartForm {
-  pipelineId?: string | string[];
-  jobName?: string;
-  gsUrl?: string;
-  gsSheetName?: string;
-  jsonData?: Record<string, unknown>[];
-  destinationFileName?: string;
-  useFullData?: boolean;
-  useVariableFields?: boolean;
-  scripts?: { preColumnMapping: string[] };
-  webhookUrl?: string;
-  outputFileType?: OutputFileType;
-}
-export interface StartResponse { jobId: string }
-export interface RunRequest { webhookUrl?: string; returnWhenComplete?: boolean }
+export type StartForm = InferOutput<typeof S.StartForm>;
+export type StartResponse = InferOutput<typeof S.StartAnswer>;
+export type RunRequest = InferOutput<typeof S.RunRequest>;
 
 // ---- Webhooks ----
-export interface StartWebhookBody {
-  jobId: string;
-  dataLength: Record<string, number>;
-  inputColumns: Record<string, string[]>;
-  expectedFields: string[];
-  columnFieldMapping: ColumnFieldMappingRead;
-  expectedFieldDataTypes: Record<string, DataType>;
-  fieldDataTypes: Record<string, { dataType: DataType; confidence: number }>;
-  uniqueRatio: Record<string, Record<string, number>>;
-  missingRowIndices: Record<string, Record<string, number[]>>;
-}
-export interface RunWebhookBody {
-  jobId: string;
-  dataTable: (string | number | null)[][];
-  dataTypes: Record<string, DataType>;
-}
+export type StartWebhookBody = InferOutput<typeof S.StartWebhookBody>;
+export type RunWebhookBody = InferOutput<typeof S.RunWebhookBody>;
 
 /**
  * The whole configuration of a job in the seed's update shapes: what the engine applies and

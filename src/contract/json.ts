@@ -5,7 +5,15 @@
  * with the order recorded, and every body we write keeps the order it was built in (`Map`s too).
  * `__proto__` is an ordinary key here: it is always an own property, never a prototype.
  */
-import jsonc from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type * as Jsonc from 'jsonc-parser';
+
+// jsonc-parser is loaded on the first text that needs the order-keeping parse, not at start-up
+// (commands that build ordered objects import this module when the CLI starts).
+let jsonc: typeof Jsonc | undefined;
+function jsoncParser(): typeof Jsonc {
+  return (jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof Jsonc);
+}
 
 /** Records the written order of an object's keys when it differs from `Object.keys` order. */
 export const KEY_ORDER: unique symbol = Symbol('import.keyOrder');
@@ -98,7 +106,7 @@ function parseOrdered(text: string): unknown {
     else if ('array' in top) top.array.push(value);
     else top.pairs.push([top.key, value]);
   };
-  jsonc.visit(text, {
+  jsoncParser().visit(text, {
     onObjectBegin: () => { stack.push({ pairs: [], key: '' }); },
     onObjectProperty: (property) => { (stack[stack.length - 1] as { key: string }).key = property; },
     onObjectEnd: () => { put(orderedObject((stack.pop() as { pairs: [string, unknown][] }).pairs)); },
@@ -147,6 +155,19 @@ function write(value: unknown, indent: string, at: string): string | undefined {
     if (text !== undefined) parts.push(`${JSON.stringify(String(key))}:${indent ? ' ' : ''}${text}`);
   }
   return parts.length ? `{${open}${parts.join(sep)}${close}}` : '{}';
+}
+
+/**
+ * `value` for writers that follow `Object.keys` order (the yaml package): every object whose
+ * written key order a JavaScript object would change, and every Map, becomes a Map in written order.
+ */
+export function asOrderedMaps(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(asOrderedMaps);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  const pairs = entriesInOrder(value as Record<string, unknown>).map(([k, v]) => [k, asOrderedMaps(v)] as [string, unknown]);
+  if (value instanceof Map || (value as Ordered)[KEY_ORDER]) return new Map(pairs);
+  return orderedObject(pairs);
 }
 
 function sameOrder(a: string[], b: string[]): boolean {

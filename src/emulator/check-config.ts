@@ -6,7 +6,7 @@
 import type { JobConfig, JobResources, PipelineSchema } from '../contract/index.js';
 import { STEPS } from '../engine/steps/index.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../engine/types.js';
-import { engineConfig } from '../jobfile/translate.js';
+import { engineConfig } from '../contract/translate.js';
 
 /** Throws the engine's UsageError when the configuration does not fit the job's columns; returns its warnings. */
 export async function checkConfiguration(resources: JobResources, bodies: Required<JobConfig>, schema: PipelineSchema | null): Promise<string[]> {

@@ -13,7 +13,8 @@ import type { IncomingMessage } from 'node:http';
 import { join, relative } from 'node:path';
 import type { JobConfig, JobResources, PipelineSchema, RunRequest, StartResponse } from '../contract/index.js';
 import { startWebhookBody } from '../engine/metadata.js';
-import { currentBodies } from '../jobfile/translate.js';
+import { stringifyJson } from '../contract/json.js';
+import { currentBodies } from '../contract/translate.js';
 import { checkConfiguration } from './check-config.js';
 import { StoppedError, type Executor } from './executor.js';
 import { ImportError, UsageError } from '../errors.js';
@@ -111,7 +112,7 @@ export class JobService {
       } else {
         // Inline rows are stored as a JSON file, read like any JSON input; their metadata key is `jsonData`.
         const path = join(inputDir, 'jsonData.json');
-        const text = JSON.stringify(form.jsonData);
+        const text = stringifyJson(form.jsonData);
         await writeFile(path, text);
         input = { path: relative(store.dataDir, path), name: 'jsonData', kind: 'jsonData', size: Buffer.byteLength(text) };
       }
@@ -378,7 +379,7 @@ export class JobService {
       rowsIn: result.report.rowsIn, rowsOut: result.report.rowsOut, columns: result.columns, report: result.report,
       output: { fileName, path: finalPath, format },
     };
-    log(`job ${record.jobId}: succeeded in ${Date.now() - started} ms: ${result.report.rowsIn} rows in, ${result.report.rowsOut} out, written to ${finalPath}`);
+    log(`job ${record.jobId}: succeeded in ${Date.now() - started} ms: ${result.report.rowsIn} row${result.report.rowsIn === 1 ? '' : 's'} in, ${result.report.rowsOut} out, written to ${finalPath}`);
     await store.save(record).catch((err) => log(`job ${record.jobId}: cannot store its state: ${(err as Error).message}`));
     if (record.run.webhookUrl && result.runWebhook) {
       this.background(this.sendWebhook(record, 'run', record.run.webhookUrl, { jobId: record.jobId, ...result.runWebhook }));
@@ -496,7 +497,7 @@ function coverage(resources: JobResources): { share: number; mapped: number; con
   const expected = resources.fields.expectedFields;
   const mapped = new Map<string, number>();
   for (const columns of Object.values(resources.fields.columnFieldMapping)) {
-    for (const m of Object.values(columns)) mapped.set(m.field, Math.max(mapped.get(m.field) ?? 0, m.confidence));
+    for (const m of Object.values(columns)) mapped.set(m.field, Math.max(mapped.get(m.field) ?? 0, m.confidence ?? 0));
   }
   const covered = expected.filter((f) => mapped.has(f));
   const confidence = covered.reduce((sum, f) => sum + (mapped.get(f) ?? 0), 0) / Math.max(1, covered.length);
@@ -514,10 +515,12 @@ function scrubPaths(error: unknown, jobDir: string): unknown {
 function asHttpError(error: unknown, context: string): Error {
   if (error instanceof HttpError) return error;
   if (error instanceof StoppedError) return new HttpError(503, 'unavailable', 'The service is stopping; try again when it is back.');
+  // The service has no --lenient: a reader's advice to pass it is the CLI's, not the service's.
+  const reason = (message: string | undefined) => (message ?? '').replace(/ or pass --lenient to [^;.]*/, '');
   if (error instanceof TaskError) {
-    return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${error.message}`) : error;
+    return error.isUsage ? new HttpError(422, 'invalid_input', `${context}: ${reason(error.message)}`) : error;
   }
   const e = error as { exitCode?: number; message?: string };
-  if (e && e.exitCode === 2) return new HttpError(422, 'invalid_value', `${context}: ${e.message}`);
+  if (e && e.exitCode === 2) return new HttpError(422, 'invalid_value', `${context}: ${reason(e.message)}`);
   return error as Error;
 }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { PipelineSchema } from '../contract/index.js';
+import { stringifyJson } from '../contract/json.js';
 import { createExecutor, type ExecutorOptions } from './executor.js';
 import { HttpError } from './http-error.js';
 import { JobService } from './jobs.js';
@@ -209,7 +210,7 @@ function round(x: number): number {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) { res.end(); return; }
-  const text = JSON.stringify(body);
+  const text = stringifyJson(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -11,6 +11,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobResources, OutputFileType, PipelineSchema } from '../contract/index.js';
+import { parseJson, stringifyJson } from '../contract/json.js';
 import type { Report } from '../engine/types.js';
 import type { ColumnTypes } from './updates.js';
 
@@ -109,7 +110,7 @@ export class JobStore {
         continue;
       }
       try {
-        const record = JSON.parse(text) as JobRecord;
+        const record = parseJson(text) as JobRecord;
         if (record.version !== 1 || record.jobId !== entry.name) throw new Error('not a job of this version');
         this.jobs.set(record.jobId, record);
       } catch (e) {
@@ -139,7 +140,7 @@ export class JobStore {
     this.jobs.set(record.jobId, record);
     if (this.closed) return Promise.resolve();
     // Serialised now, so later changes to the record do not leak into this write.
-    const text = JSON.stringify(record, null, 2) + '\n';
+    const text = stringifyJson(record, 2) + '\n';
     const file = join(this.jobDir(record.jobId), 'job.json');
     const previous = this.writes.get(record.jobId) ?? Promise.resolve();
     const write = previous.then(async () => {

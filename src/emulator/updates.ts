@@ -10,7 +10,7 @@ import type {
   ImputeUpdate, JobResources, PivotUpdate, RowDroppingUpdate, TextProcessingUpdate, UnitsUpdate,
 } from '../contract/index.js';
 import { DEFAULT_SEPARATOR } from '../contract/index.js';
-import { sameValue } from '../jobfile/translate.js';
+import { sameValue } from '../contract/translate.js';
 import { combinedFieldsOf, flatMapping } from './validate-bodies.js';
 
 /** Per input column: the type inferred from the sample, and how much of it fits number and date_time. */
@@ -29,7 +29,7 @@ export interface ConfigState {
 }
 
 /** The confidence of a value: kept where it equals the current or suggested value, else 1 (set by an update). */
-function confidence<T>(value: T, candidates: ({ value: T; confidence: number } | undefined)[]): number {
+function confidence<T>(value: T, candidates: ({ value: T; confidence?: number } | undefined)[]): number | undefined {
   for (const c of candidates) if (c && sameValue(c.value, value)) return c.confidence;
   return 1;
 }
@@ -58,7 +58,7 @@ function withDefaults(entry: CombiningConfig, columns: string[]): CombiningConfi
 }
 
 /** The data type a field newly mapped from `columns` gets: the schema's type, else the column's inferred type. */
-function typeForNewField(state: ConfigState, field: string, columns: string[]): { dataType: DataType; confidence: number } | undefined {
+function typeForNewField(state: ConfigState, field: string, columns: string[]): { dataType: DataType; confidence?: number } | undefined {
   const schemaType = state.resources.dataTypes.expectedFieldDataTypes[field];
   const profile = columns.length === 1 ? state.columnTypes?.[columns[0]] : undefined;
   if (schemaType) {
@@ -88,7 +88,7 @@ export function applyFields(state: ConfigState, update: FieldsUpdate): ConfigSta
   for (const source of Object.keys(currentMapping)) columnFieldMapping[source] = {};
   for (const [source, byColumn] of Object.entries(update.columnFieldMapping)) {
     for (const [column, { field }] of Object.entries(byColumn)) {
-      const read = (m: Record<string, Record<string, { field: string; confidence: number }>>) => {
+      const read = (m: Record<string, Record<string, { field: string; confidence?: number }>>) => {
         const e = m[source]?.[column];
         return e ? { value: e.field, confidence: e.confidence } : undefined;
       };

@@ -1,23 +1,25 @@
 /**
- * Checks of request bodies against the seed: shape problems are 400 (`invalid_body`), values the
- * seed does not allow or that do not fit the job are 422 (`invalid_value`). Every check returns
- * the body normalised to the seed's spelling (`JSON` -> `json`), so what is stored and read back
- * is always a valid configuration.
+ * Checks of request bodies against the seed: update and run bodies with the contract's strict
+ * schemas (src/contract/schemas.ts, the same the client checks before sending), then against the
+ * job. Shape problems are 400 (`invalid_body`), values the seed does not allow or that do not fit
+ * the job are 422 (`invalid_value`). Every check returns the body in the seed's spelling
+ * (`JSON` -> `json`), so what is stored and read back is always a valid configuration.
  */
 import {
-  AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, IMPUTE_METHODS, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS,
-  ROW_DROPPING_METHODS,
-  type AggregationMethod, type ColumnCombiningUpdate, type CombiningConfig, type DataTypesUpdate, type FieldsUpdate,
-  type ImputeUpdate, type JobResources, type OutputFileType, type PivotUpdate, type RowDroppingUpdate, type RunRequest,
-  type StartForm, type TextProcessingUpdate, type UnitsUpdate,
+  OUTPUT_FILE_TYPES,
+  type ColumnCombiningUpdate, type DataTypesUpdate, type FieldsUpdate, type ImputeUpdate, type JobResources,
+  type OutputFileType, type PivotUpdate, type RowDroppingUpdate, type RunRequest, type StartForm, type TextProcessingUpdate,
+  type UnitsUpdate,
 } from '../contract/index.js';
-import { combinedFields, combiningMethodOf, combiningNotAllowedMessage } from '../engine/steps/combine.js';
-import { rowDroppingMethodOf } from '../engine/steps/drop-rows.js';
-import { imputeMethodOf } from '../engine/steps/impute.js';
-import { casingOf } from '../engine/steps/text.js';
-import { dataTypeOf } from '../engine/steps/types.js';
+import { check, checkUpdate, joinPath, type Problem, type UpdateName } from '../contract/check.js';
+import { parseJson as parseOrderedJson } from '../contract/json.js';
+import { RunRequest as RunRequestSchema } from '../contract/schemas.js';
+import { flatMapping } from '../contract/translate.js';
+import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/combine.js';
 import { checkUnit } from '../engine/steps/units.js';
 import { invalidBody, invalidValue } from './http-error.js';
+
+export { flatMapping };
 
 type JsonObject = Record<string, unknown>;
 
@@ -27,7 +29,7 @@ export interface JobView {
   allowColumnCombining: boolean;
 }
 
-// ---- small shape helpers: each names the member by its path in the body ----
+// ---- small shape helpers (the start form): each names the member by its path in the body ----
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -49,23 +51,11 @@ function object(value: unknown, at: string): JsonObject {
   return value;
 }
 
-/** Refuses members other than `allowed`; `ignored` are read-only members a client may echo back from a GET. */
-function onlyMembers(value: JsonObject, at: string, allowed: string[], ignored: string[] = []): void {
+/** Refuses members other than `allowed`. */
+function onlyMembers(value: JsonObject, at: string, allowed: string[]): void {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key) && !ignored.includes(key)) {
-      throw invalidBody(`${at} has an unknown member ${JSON.stringify(key)}; it takes ${allowed.join(', ')}.`);
-    }
+    if (!allowed.includes(key)) throw invalidBody(`${at} has an unknown member ${JSON.stringify(key)}; it takes ${allowed.join(', ')}.`);
   }
-}
-
-function required(value: JsonObject, key: string, at: string): unknown {
-  if (!Object.hasOwn(value, key)) throw invalidBody(`${member(at, key)} is required.`);
-  return value[key];
-}
-
-function text(value: unknown, at: string): string {
-  if (typeof value !== 'string') throw invalidBody(`${at} must be a string, got ${describe(value)}.`);
-  return value;
 }
 
 function textList(value: unknown, at: string): string[] {
@@ -75,23 +65,31 @@ function textList(value: unknown, at: string): string[] {
   return [...value];
 }
 
-function flag(value: unknown, at: string): boolean {
-  if (typeof value !== 'boolean') throw invalidBody(`${at} must be true or false, got ${describe(value)}.`);
-  return value;
-}
-
 function notAllowed(at: string, value: unknown, allowed: readonly string[]): never {
   throw invalidValue(`${at} ${JSON.stringify(value)} is not allowed; use one of ${allowed.join(', ')}.`);
 }
 
-/** Parses a request body as JSON (400 when it is not). An empty body is `undefined`. */
+/** Parses a request body as JSON, keeping the written order of keys (400 when it is not JSON). An empty body is `undefined`. */
 export function parseJson(body: string): unknown {
   if (body.trim() === '') return undefined;
   try {
-    return JSON.parse(body);
+    return parseOrderedJson(body);
   } catch (e) {
     throw invalidBody(`The body is not valid JSON (${(e as Error).message}); send a JSON object.`);
   }
+}
+
+/** A contract problem as the local service's error: 422 for a value the seed does not allow, else 400. */
+function bodyError(p: Problem): Error {
+  const message = `${p.path ? joinPath('body', p.path) : 'The body'} ${p.problem}.`;
+  return p.isValue ? invalidValue(message) : invalidBody(message);
+}
+
+/** An update body checked with the contract's strict schema (the one the client checks before sending). */
+function parseUpdate<K extends UpdateName>(name: K, body: unknown) {
+  const result = checkUpdate(name, body);
+  if (!result.ok) throw bodyError(result.problem);
+  return result.value;
 }
 
 /** The fields a configuration may name: mapped fields, then the pipeline's expected and optional ones. */
@@ -111,22 +109,11 @@ function checkField(field: string, at: string, known: string[]): void {
   }
 }
 
-/** input column -> field, from an update's (or a read's) nested mapping. */
-export function flatMapping(mapping: Record<string, Record<string, { field: string }>>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const columns of Object.values(mapping)) for (const [column, m] of Object.entries(columns)) flat[column] = m.field;
-  return flat;
-}
-
 // ---- updates ----
 
 /** `updateSelectedSheet` body -> the selected sheet name. */
 export function checkSheetUpdate(body: unknown, job: JobView): string {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['sheetSelection']);
-  const selection = object(required(root, 'sheetSelection', 'body'), 'body.sheetSelection');
-  onlyMembers(selection, 'body.sheetSelection', ['selected'], ['confidence', 'sheets']);
-  const selected = text(required(selection, 'selected', 'body.sheetSelection'), 'body.sheetSelection.selected');
+  const { selected } = parseUpdate('sheet', body).sheetSelection;
   const sheets = job.resources.sheet?.sheetSelection.sheets;
   if (!sheets) throw invalidValue('This job\'s input is not a workbook, so it has no sheet to select.');
   // Seed note 6: the selected name must be one of the names getSelectedSheet returns in `sheets`.
@@ -138,74 +125,45 @@ export function checkSheetUpdate(body: unknown, job: JobView): string {
 
 /** `updateFields` body, checked against the job's columns; several columns on one field need allowColumnCombining. */
 export function checkFieldsUpdate(body: unknown, job: JobView): FieldsUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['columnFieldMapping', 'allowColumnCombining'], ['expectedFields', 'optionalFields', 'inputColumns']);
-  const mapping = object(required(root, 'columnFieldMapping', 'body'), 'body.columnFieldMapping');
-  const allow = root.allowColumnCombining === undefined ? false : flag(root.allowColumnCombining, 'body.allowColumnCombining');
+  const update = parseUpdate('fields', body);
   const sources = Object.keys(job.resources.fields.columnFieldMapping);
   const columns = job.resources.fields.inputColumns;
-  const out: FieldsUpdate['columnFieldMapping'] = {};
-  for (const [source, value] of Object.entries(mapping)) {
+  for (const [source, byColumn] of Object.entries(update.columnFieldMapping)) {
     const at = member('body.columnFieldMapping', source);
-    const byColumn = object(value, at);
     if (!sources.includes(source)) {
       throw invalidValue(`${at}: data source ${JSON.stringify(source)} is not this job's; its data source is ${sources.map((s) => JSON.stringify(s)).join(', ')}.`);
     }
-    out[source] = {};
-    for (const [column, m] of Object.entries(byColumn)) {
-      const mAt = member(at, column);
-      const entry = object(m, mAt);
-      onlyMembers(entry, mAt, ['field'], ['confidence']);
-      const field = text(required(entry, 'field', mAt), member(mAt, 'field'));
-      if (field.trim() === '') throw invalidValue(`${member(mAt, 'field')} is empty; name a field, or leave the column out to unmap it.`);
+    for (const column of Object.keys(byColumn)) {
       if (!columns.includes(column)) {
-        throw invalidValue(`${mAt}: column ${JSON.stringify(column)} is not in the input; input columns: ${columns.join(', ')}.`);
+        throw invalidValue(`${member(at, column)}: column ${JSON.stringify(column)} is not in the input; input columns: ${columns.join(', ')}.`);
       }
-      out[source][column] = { field };
     }
   }
+  const allow = update.allowColumnCombining === true;
   if (!allow) {
-    const [first] = combinedFields(flatMapping(out), columns);
+    const [first] = combinedFields(flatMapping(update.columnFieldMapping), columns);
     if (first) throw invalidValue(combiningNotAllowedMessage(first[0], first[1]));
   }
-  return allow ? { columnFieldMapping: out, allowColumnCombining: true } : { columnFieldMapping: out };
+  return allow ? { columnFieldMapping: update.columnFieldMapping, allowColumnCombining: true } : { columnFieldMapping: update.columnFieldMapping };
 }
 
 /** `updateColumnCombiningMethods` body; each field must be one that several columns map to. */
 export function checkCombiningUpdate(body: unknown, job: JobView): ColumnCombiningUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['columnsBeingCombined']);
-  const byField = object(required(root, 'columnsBeingCombined', 'body'), 'body.columnsBeingCombined');
+  const update = parseUpdate('combining', body);
   const combined = combinedFieldsOf(job);
-  const out: ColumnCombiningUpdate['columnsBeingCombined'] = {};
-  for (const [field, value] of Object.entries(byField)) {
+  for (const [field, entry] of Object.entries(update.columnsBeingCombined)) {
     const at = member('body.columnsBeingCombined', field);
-    const entry = object(value, at);
-    onlyMembers(entry, at, ['method', 'methodConfig', 'combiningOrder']);
-    const next: CombiningConfig = {};
-    if (entry.method !== undefined) {
-      const raw = text(entry.method, member(at, 'method'));
-      // Seed rule 4: the update example writes `JSON`; the allowed list says `json`. Any case is accepted.
-      next.method = combiningMethodOf(raw) ?? notAllowed(member(at, 'method'), raw, COMBINING_METHODS);
-    }
-    if (entry.methodConfig !== undefined) {
-      const config = object(entry.methodConfig, member(at, 'methodConfig'));
-      onlyMembers(config, member(at, 'methodConfig'), ['separator']);
-      next.methodConfig = config.separator === undefined ? {} : { separator: text(config.separator, member(member(at, 'methodConfig'), 'separator')) };
-    }
-    if (entry.combiningOrder !== undefined) next.combiningOrder = textList(entry.combiningOrder, member(at, 'combiningOrder'));
     const columns = combined.get(field);
     if (!columns) {
       const list = [...combined.keys()];
       throw invalidValue(`${at}: field ${JSON.stringify(field)} is not combined from several columns${list.length ? `; combined fields: ${list.join(', ')}` : '; map several columns to it with allowColumnCombining: true first'}.`);
     }
-    const order = next.combiningOrder;
+    const order = entry.combiningOrder;
     if (order && !(order.length === columns.length && new Set(order).size === order.length && order.every((c) => columns.includes(c)))) {
       throw invalidValue(`${member(at, 'combiningOrder')} must list exactly the columns of ${field} (${columns.join(', ')}), each once.`);
     }
-    out[field] = next;
   }
-  return { columnsBeingCombined: out };
+  return update;
 }
 
 /** Fields that several columns map to (combining allowed), with their columns in input order. */
@@ -216,189 +174,73 @@ export function combinedFieldsOf(job: JobView): Map<string, string[]> {
 
 /** `updateDataTypes` body; data types in any case, stored in the seed's spelling. */
 export function checkDataTypesUpdate(body: unknown, job: JobView): DataTypesUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['fieldDataTypes'], ['expectedFieldDataTypes']);
-  const byField = object(required(root, 'fieldDataTypes', 'body'), 'body.fieldDataTypes');
+  const update = parseUpdate('dataTypes', body);
   const known = knownFields(job.resources);
-  const out: DataTypesUpdate['fieldDataTypes'] = {};
-  for (const [field, value] of Object.entries(byField)) {
-    const at = member('body.fieldDataTypes', field);
-    const entry = object(value, at);
-    onlyMembers(entry, at, ['dataType'], ['confidence']);
-    const raw = text(required(entry, 'dataType', at), member(at, 'dataType'));
-    const dataType = dataTypeOf(raw) ?? notAllowed(member(at, 'dataType'), raw, DATA_TYPES);
-    checkField(field, at, known);
-    out[field] = { dataType };
-  }
-  return { fieldDataTypes: out };
+  for (const field of Object.keys(update.fieldDataTypes)) checkField(field, member('body.fieldDataTypes', field), known);
+  return update;
 }
 
 /** `updateUnits` body: `from` and `to` both set (known units of one dimension) or both null. */
 export function checkUnitsUpdate(body: unknown, job: JobView): UnitsUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['fieldUnitConversions'], ['expectedFieldUnits']);
-  const byField = object(required(root, 'fieldUnitConversions', 'body'), 'body.fieldUnitConversions');
+  const update = parseUpdate('units', body);
   const known = knownFields(job.resources);
-  const out: UnitsUpdate['fieldUnitConversions'] = {};
-  for (const [field, value] of Object.entries(byField)) {
+  for (const [field, { from, to }] of Object.entries(update.fieldUnitConversions)) {
     const at = member('body.fieldUnitConversions', field);
-    const entry = object(value, at);
-    onlyMembers(entry, at, ['from', 'to'], ['columnName', 'confidence']);
-    const unit = (key: 'from' | 'to'): string | null => {
-      const v = required(entry, key, at);
-      if (v !== null && typeof v !== 'string') throw invalidBody(`${member(at, key)} must be a unit string or null, got ${describe(v)}.`);
-      return v;
-    };
-    const from = unit('from');
-    const to = unit('to');
-    // Seed rule 1: a conversion needs both; both null means no conversion.
     const problem = checkUnit(from, to);
     if (problem) throw invalidValue(`${at}: ${problem}.`);
     checkField(field, at, known);
-    out[field] = { from, to };
   }
-  return { fieldUnitConversions: out };
+  return update;
 }
 
 /** `updateImputeMethods` body: fill (with a fill value), dropMissing, or null. */
 export function checkImputeUpdate(body: unknown, job: JobView): ImputeUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['imputeMethods'], ['expectedImputeMethods']);
-  const byField = object(required(root, 'imputeMethods', 'body'), 'body.imputeMethods');
+  const update = parseUpdate('impute', body);
   const known = knownFields(job.resources);
-  const out: ImputeUpdate['imputeMethods'] = {};
-  for (const [field, value] of Object.entries(byField)) {
-    const at = member('body.imputeMethods', field);
-    const entry = object(value, at);
-    onlyMembers(entry, at, ['imputeMethod', 'imputeMethodConfig'], ['confidence']);
-    const raw = required(entry, 'imputeMethod', at);
-    if (raw !== null && typeof raw !== 'string') throw invalidBody(`${member(at, 'imputeMethod')} must be a string or null, got ${describe(raw)}.`);
-    const method = imputeMethodOf(raw);
-    if (method === undefined) notAllowed(member(at, 'imputeMethod'), raw, [...IMPUTE_METHODS, 'null']);
-    let config: { fillValue?: unknown } | undefined;
-    if (entry.imputeMethodConfig !== undefined) {
-      const c = object(entry.imputeMethodConfig, member(at, 'imputeMethodConfig'));
-      onlyMembers(c, member(at, 'imputeMethodConfig'), ['fillValue']);
-      config = structuredClone(c);
-    }
-    if (method === 'fill') {
-      const fill = config?.fillValue;
-      if (fill === undefined || fill === null || (typeof fill === 'string' && fill.trim() === '')) {
-        throw invalidValue(`${at}: imputeMethod fill needs imputeMethodConfig.fillValue, a non-empty value.`);
-      }
-    }
-    checkField(field, at, known);
-    out[field] = config === undefined ? { imputeMethod: method ?? null } : { imputeMethod: method ?? null, imputeMethodConfig: config };
-  }
-  return { imputeMethods: out };
+  for (const field of Object.keys(update.imputeMethods)) checkField(field, member('body.imputeMethods', field), known);
+  return update;
 }
 
 /** `updatePivot` body: null, or the three members with aggregationMethod `first`. */
 export function checkPivotUpdate(body: unknown, job: JobView): PivotUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['pivot']);
-  const value = required(root, 'pivot', 'body');
-  if (value === null) return { pivot: null };
-  const pivot = object(value, 'body.pivot');
-  onlyMembers(pivot, 'body.pivot', ['pivotColumns', 'valueColumns', 'indexColumns']);
+  const update = parseUpdate('pivot', body);
+  if (update.pivot === null) return update;
   const known = knownFields(job.resources);
-  const names = (key: string, extra: string[] = []): { entry: JsonObject; names: string[] } => {
-    const at = member('body.pivot', key);
-    const entry = object(required(pivot, key, 'body.pivot'), at);
-    onlyMembers(entry, at, ['columnNames', ...extra], ['confidence']);
-    const list = textList(required(entry, 'columnNames', at), member(at, 'columnNames'));
-    for (const name of list) checkField(name, member(at, 'columnNames'), known);
-    return { entry, names: list };
-  };
-  const pivotColumns = names('pivotColumns');
-  const valueColumns = names('valueColumns');
-  const indexColumns = names('indexColumns', ['aggregationMethod']);
-  let aggregationMethod: AggregationMethod = 'first';
-  const raw = indexColumns.entry.aggregationMethod;
-  if (raw !== undefined) {
-    const at = 'body.pivot.indexColumns.aggregationMethod';
-    const given = text(raw, at);
-    // Seed: `first` is the only supported aggregation method.
-    aggregationMethod = AGGREGATION_METHODS.find((m) => m === given.toLowerCase()) ?? notAllowed(at, given, AGGREGATION_METHODS);
+  for (const key of ['pivotColumns', 'valueColumns', 'indexColumns'] as const) {
+    for (const name of update.pivot[key].columnNames) checkField(name, `body.pivot.${key}.columnNames`, known);
   }
-  if (pivotColumns.names.length === 0) throw invalidValue('body.pivot.pivotColumns.columnNames is empty; a pivot needs at least one pivot column.');
-  if (valueColumns.names.length === 0) throw invalidValue('body.pivot.valueColumns.columnNames is empty; a pivot needs at least one value column.');
-  const all = [...indexColumns.names, ...pivotColumns.names, ...valueColumns.names];
-  const twice = all.find((c, i) => all.indexOf(c) !== i);
-  if (twice !== undefined) throw invalidValue(`Pivot column ${JSON.stringify(twice)} is named twice; a column has one role (index, pivot or value).`);
-  return {
-    pivot: {
-      pivotColumns: { columnNames: pivotColumns.names },
-      valueColumns: { columnNames: valueColumns.names },
-      indexColumns: { columnNames: indexColumns.names, aggregationMethod },
-    },
-  };
+  return update;
 }
 
 /** `updateRowDroppingMethods` body: the additional methods, each with a non-empty field list. */
 export function checkRowDroppingUpdate(body: unknown, job: JobView): RowDroppingUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['additionalRowDroppingMethods'], ['presetRowDroppingMethods']);
-  const list = required(root, 'additionalRowDroppingMethods', 'body');
-  if (!Array.isArray(list)) throw invalidBody(`body.additionalRowDroppingMethods must be an array, got ${describe(list)}.`);
+  const update = parseUpdate('rowDropping', body);
   const known = knownFields(job.resources);
-  return {
-    additionalRowDroppingMethods: list.map((value, i) => {
-      const at = `body.additionalRowDroppingMethods[${i}]`;
-      const entry = object(value, at);
-      onlyMembers(entry, at, ['method', 'methodConfig'], ['confidence']);
-      const raw = text(required(entry, 'method', at), `${at}.method`);
-      const method = rowDroppingMethodOf(raw) ?? notAllowed(`${at}.method`, raw, ROW_DROPPING_METHODS);
-      const config = object(required(entry, 'methodConfig', at), `${at}.methodConfig`);
-      onlyMembers(config, `${at}.methodConfig`, ['fields']);
-      const fields = textList(required(config, 'fields', `${at}.methodConfig`), `${at}.methodConfig.fields`);
-      if (fields.length === 0) throw invalidValue(`${at}.methodConfig.fields is empty; list the fields the rule constrains.`);
-      for (const field of fields) checkField(field, `${at}.methodConfig.fields`, known);
-      return { method, methodConfig: { fields } };
-    }),
-  };
+  update.additionalRowDroppingMethods.forEach((rule, i) => {
+    for (const field of rule.methodConfig.fields) checkField(field, `body.additionalRowDroppingMethods[${i}].methodConfig.fields`, known);
+  });
+  return update;
 }
 
-/** `updateTextProcessingMethods` body: compilable regular expressions, allowed casings. */
+/** `updateTextProcessingMethods` body: compilable regular expressions (kept in written order), allowed casings. */
 export function checkTextUpdate(body: unknown, job: JobView): TextProcessingUpdate {
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['textProcessingMethods']);
-  const methods = object(required(root, 'textProcessingMethods', 'body'), 'body.textProcessingMethods');
-  onlyMembers(methods, 'body.textProcessingMethods', ['regexReplacement', 'casing']);
+  const update = parseUpdate('text', body);
+  const methods = update.textProcessingMethods;
   const known = knownFields(job.resources);
-  const out: TextProcessingUpdate['textProcessingMethods'] = {};
-  if (methods.regexReplacement !== undefined) {
-    const byField = object(methods.regexReplacement, 'body.textProcessingMethods.regexReplacement');
-    out.regexReplacement = {};
-    for (const [field, value] of Object.entries(byField)) {
-      const at = member('body.textProcessingMethods.regexReplacement', field);
-      const rules = object(value, at);
-      out.regexReplacement[field] = {};
-      for (const [pattern, replacement] of Object.entries(rules)) {
-        const rAt = member(at, pattern);
-        out.regexReplacement[field][pattern] = text(replacement, rAt);
-        try {
-          // Same compilation as the engine's text step (ECMAScript, global).
-          new RegExp(pattern, 'g');
-        } catch (e) {
-          throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} does not compile (${(e as Error).message}).`);
-        }
+  for (const [field, rules] of Object.entries(methods.regexReplacement ?? {})) {
+    const at = member('body.textProcessingMethods.regexReplacement', field);
+    for (const pattern of rules.keys()) {
+      try {
+        // Same compilation as the engine's text step (ECMAScript, global).
+        new RegExp(pattern, 'g');
+      } catch (e) {
+        throw invalidValue(`${at}: regular expression ${JSON.stringify(pattern)} does not compile (${(e as Error).message}).`);
       }
-      checkField(field, at, known);
     }
+    checkField(field, at, known);
   }
-  if (methods.casing !== undefined) {
-    const byField = object(methods.casing, 'body.textProcessingMethods.casing');
-    out.casing = {};
-    for (const [field, value] of Object.entries(byField)) {
-      const at = member('body.textProcessingMethods.casing', field);
-      const raw = text(value, at);
-      // `capitalize` appears in the seed's read example only; accepted, as engine.md defines it.
-      out.casing[field] = casingOf(raw) ?? notAllowed(at, raw, [...CASINGS, ...READ_ONLY_CASINGS]);
-      checkField(field, at, known);
-    }
-  }
-  return { textProcessingMethods: out };
+  for (const field of Object.keys(methods.casing ?? {})) checkField(field, member('body.textProcessingMethods.casing', field), known);
+  return update;
 }
 
 // ---- start and run ----
@@ -433,7 +275,7 @@ export function checkStartFields(parts: Map<string, string[]>): StartFields {
   const json = (name: string): unknown => {
     const v = one(name);
     if (v === undefined) return undefined;
-    try { return JSON.parse(v); } catch (e) {
+    try { return parseOrderedJson(v); } catch (e) {
       throw invalidBody(`The start form field ${name} is not valid JSON (${(e as Error).message}).`);
     }
   };
@@ -508,13 +350,11 @@ export function checkWebhookUrl(value: string, at: string): string {
   return value;
 }
 
-/** The `run` body: optional webhookUrl and returnWhenComplete; an empty body is `{}`. */
+/** The `run` body (contract RunRequest): optional webhookUrl and returnWhenComplete; an empty body is `{}`. */
 export function checkRunBody(body: unknown): RunRequest {
-  if (body === undefined) return {};
-  const root = object(body, 'The body');
-  onlyMembers(root, 'The body', ['webhookUrl', 'returnWhenComplete']);
-  const out: RunRequest = {};
-  if (root.webhookUrl !== undefined && root.webhookUrl !== null) out.webhookUrl = checkWebhookUrl(text(root.webhookUrl, 'body.webhookUrl'), 'body.webhookUrl');
-  if (root.returnWhenComplete !== undefined) out.returnWhenComplete = flag(root.returnWhenComplete, 'body.returnWhenComplete');
-  return out;
+  const result = check(RunRequestSchema, body);
+  if (!result.ok) throw bodyError(result.problem);
+  const request = result.value;
+  if (request.webhookUrl !== undefined) checkWebhookUrl(request.webhookUrl, 'body.webhookUrl');
+  return request;
 }

@@ -10,6 +10,7 @@
  * A failed delivery is recorded on the job and never fails it.
  */
 import { randomUUID } from 'node:crypto';
+import { stringifyJson } from '../contract/json.js';
 
 /** How deliveries are retried. */
 export interface RetryPolicy {
@@ -51,7 +52,7 @@ export async function deliverWebhook(
   signal?: AbortSignal,
   onAttempt?: (attempt: number, error?: string) => void,
 ): Promise<DeliveryOutcome> {
-  const payload = JSON.stringify(delivery.body);
+  const payload = stringifyJson(delivery.body);
   const id = randomUUID();
   const where = `${delivery.event} webhook of ${delivery.jobId} to ${redactUrl(delivery.url)}`;
   let lastError: string | undefined;

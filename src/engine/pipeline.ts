@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import type { JobConfig, JobResources, PipelineSchema, RunWebhookBody, SheetSelectionRead } from '../contract/index.js';
 import { UsageError } from '../errors.js';
-import { engineConfig } from '../jobfile/translate.js';
+import { engineConfig } from '../contract/translate.js';
 import { DataTableCollector, MetadataCollector } from './metadata.js';
 import { STEPS } from './steps/index.js';
 import { suggestResources, suggestSheet } from './suggest.js';

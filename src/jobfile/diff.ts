@@ -2,7 +2,8 @@
  * The diff between a job file's `config` and the suggestions (cli.md "Commands on a job file"):
  * one entry per resource and key with a marker. Used by `plan`, `run`, `dry-run` and `review`.
  */
-import type { JobResources } from '../contract/index.js';
+import { isUnderBar, type JobResources } from '../contract/index.js';
+import { stringifyJson } from '../contract/json.js';
 import type { JobFileConfig } from './types.js';
 import { effectivePins, sameValue } from './translate.js';
 
@@ -28,8 +29,8 @@ export interface DiffEntry {
 /** Compares the job file's config with the suggestions; `minConfidence` is the review bar, if any. */
 export function diffConfig(config: JobFileConfig, resources: JobResources, minConfidence?: number): DiffEntry[] {
   const entries: DiffEntry[] = [];
-  const unpinned = (confidence: number | undefined): DiffMarker =>
-    minConfidence !== undefined && confidence !== undefined && confidence < minConfidence ? '?' : ' ';
+  // A suggestion with no confidence is unknown: under any bar (contract `isUnderBar`).
+  const unpinned = (confidence: number | undefined): DiffMarker => (isUnderBar(confidence, minConfidence) ? '?' : ' ');
   const pinned = (suggested: unknown, desired: unknown): DiffMarker =>
     suggested === undefined ? '+' : sameValue(suggested, desired) ? '=' : '~';
 
@@ -42,7 +43,7 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
     entries.push({ resource: 'sheet', key: 'sheet', marker: '+', desired: config.sheet });
   }
 
-  const suggestedMapping = new Map<string, { field: string; confidence: number }>();
+  const suggestedMapping = new Map<string, { field: string; confidence?: number }>();
   for (const columns of Object.values(resources.fields.columnFieldMapping ?? {})) {
     for (const [column, m] of Object.entries(columns)) suggestedMapping.set(column, m);
   }
@@ -131,7 +132,8 @@ export function showValue(value: unknown): string {
   if (value === null) return '(unmapped)';
   if (value === undefined) return '(none)';
   if (typeof value === 'string') return value;
-  return JSON.stringify(value);
+  // stringifyJson: regular-expression rules are Maps (JSON.stringify would show {}), in written order.
+  return stringifyJson(value);
 }
 
 /** The diff as text, one line per entry grouped by resource (`~ mapping  First: suggested x (0.62) -> y`). */

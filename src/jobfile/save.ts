@@ -8,6 +8,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic } from '../engine/write/atomic.js';
 import { UsageError } from '../errors.js';
+import { CONFIG_KEYS } from './format.js';
 import { sameValue } from './translate.js';
 import type { JobFileConfig } from './types.js';
 
@@ -49,7 +50,7 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
     for (const [key, value] of Object.entries(choices[section] ?? {})) leaves.push({ path: ['config', section, key], value: plain(value) });
   }
   // Sections in the order a job file lists them, so a new `config` block reads naturally.
-  const order = ['sheet', 'mapping', 'allowColumnCombining', 'combining', 'dataTypes', 'units', 'impute', 'pivot', 'rowDropping', 'text'];
+  const order: readonly string[] = CONFIG_KEYS;
   leaves.sort((a, b) => order.indexOf(a.path[1]) - order.indexOf(b.path[1]));
 
   let out = text;

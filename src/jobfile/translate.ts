@@ -3,115 +3,21 @@
  * bodies. Job files, command-line flags and the engine all go through here, so a dry run, the
  * local service and the real service always see the same configuration.
  */
-import type {
-  ColumnCombiningRead, ColumnCombiningUpdate, CombiningConfig, DataTypesRead, DataTypesUpdate, FieldsRead,
-  FieldsUpdate, ImputeRead, ImputeUpdate, JobConfig, JobResources, PivotRead, PivotUpdate, RowDroppingRead,
-  RowDroppingUpdate, TextProcessingRead, TextProcessingUpdate, UnitsRead, UnitsUpdate,
-} from '../contract/index.js';
-import type { EngineConfig } from '../engine/types.js';
+import type { CombiningConfig, JobConfig, JobResources } from '../contract/index.js';
+import { entriesInOrder, orderedObject } from '../contract/json.js';
+import { currentBodies, rulesMap, sameValue, sourceNames } from '../contract/translate.js';
 import type { JobFileConfig } from './types.js';
+
+// The read -> update translation moved to the contract (the engine and the local service use it too).
+export {
+  combiningUpdate, currentBodies, dataTypesUpdate, DEFAULT_SOURCE, engineConfig, fieldsUpdate, imputeUpdate, pivotUpdate,
+  rowDroppingUpdate, sameValue, sourceNames, textUpdate, unitsUpdate,
+} from '../contract/translate.js';
 
 /** The configuration resources in the order updates must be sent (the sheet changes the columns). */
 export const RESOURCE_ORDER = ['sheet', 'fields', 'combining', 'dataTypes', 'units', 'impute', 'pivot', 'rowDropping', 'text'] as const;
 /** A configuration resource's name, as a key of JobConfig. */
 export type ResourceName = (typeof RESOURCE_ORDER)[number];
-
-/** Data source name used when the service returns a mapping with no source at all. */
-export const DEFAULT_SOURCE = 'default';
-
-// ---- read bodies -> update bodies (drop read-only members such as confidence) ----
-
-/** The data source names of a fields read body (the engine and the local service always give one). */
-export function sourceNames(read: FieldsRead): string[] {
-  const names = Object.keys(read.columnFieldMapping ?? {});
-  return names.length ? names : [DEFAULT_SOURCE];
-}
-
-/** `updateFields` body that keeps the current mapping. */
-export function fieldsUpdate(read: FieldsRead): FieldsUpdate {
-  const columnFieldMapping: FieldsUpdate['columnFieldMapping'] = {};
-  for (const source of sourceNames(read)) {
-    columnFieldMapping[source] = {};
-    for (const [column, m] of Object.entries(read.columnFieldMapping?.[source] ?? {})) {
-      if (m && typeof m.field === 'string') columnFieldMapping[source][column] = { field: m.field };
-    }
-  }
-  return { columnFieldMapping };
-}
-
-/** `updateColumnCombiningMethods` body that keeps the current methods. */
-export function combiningUpdate(read: ColumnCombiningRead): ColumnCombiningUpdate {
-  return { columnsBeingCombined: structuredClone(read.columnsBeingCombined ?? {}) };
-}
-
-/** `updateDataTypes` body that keeps the current types. */
-export function dataTypesUpdate(read: DataTypesRead): DataTypesUpdate {
-  const fieldDataTypes: DataTypesUpdate['fieldDataTypes'] = {};
-  for (const [field, t] of Object.entries(read.fieldDataTypes ?? {})) fieldDataTypes[field] = { dataType: t.dataType };
-  return { fieldDataTypes };
-}
-
-/** `updateUnits` body that keeps the current conversions. */
-export function unitsUpdate(read: UnitsRead): UnitsUpdate {
-  const fieldUnitConversions: UnitsUpdate['fieldUnitConversions'] = {};
-  for (const [field, u] of Object.entries(read.fieldUnitConversions ?? {})) {
-    fieldUnitConversions[field] = { from: u.from ?? null, to: u.to ?? null };
-  }
-  return { fieldUnitConversions };
-}
-
-/** `updateImputeMethods` body that keeps the current methods. */
-export function imputeUpdate(read: ImputeRead): ImputeUpdate {
-  const imputeMethods: ImputeUpdate['imputeMethods'] = {};
-  for (const [field, m] of Object.entries(read.imputeMethods ?? {})) {
-    imputeMethods[field] = m.imputeMethodConfig !== undefined
-      ? { imputeMethod: m.imputeMethod, imputeMethodConfig: structuredClone(m.imputeMethodConfig) }
-      : { imputeMethod: m.imputeMethod };
-  }
-  return { imputeMethods };
-}
-
-/** `updatePivot` body that keeps the current pivot. */
-export function pivotUpdate(read: PivotRead): PivotUpdate {
-  const p = read.pivot;
-  if (!p) return { pivot: null };
-  return {
-    pivot: {
-      pivotColumns: { columnNames: [...p.pivotColumns.columnNames] },
-      valueColumns: { columnNames: [...p.valueColumns.columnNames] },
-      indexColumns: { columnNames: [...p.indexColumns.columnNames], aggregationMethod: p.indexColumns.aggregationMethod ?? 'first' },
-    },
-  };
-}
-
-/** `updateRowDroppingMethods` body that keeps the current additional methods. */
-export function rowDroppingUpdate(read: RowDroppingRead): RowDroppingUpdate {
-  return {
-    additionalRowDroppingMethods: (read.additionalRowDroppingMethods ?? []).map((r) => ({
-      method: r.method, methodConfig: { fields: [...r.methodConfig.fields] },
-    })),
-  };
-}
-
-/** `updateTextProcessingMethods` body that keeps the current methods. */
-export function textUpdate(read: TextProcessingRead): TextProcessingUpdate {
-  return { textProcessingMethods: structuredClone(read.textProcessingMethods ?? {}) };
-}
-
-/** Every resource's current value as an update body. */
-export function currentBodies(current: JobResources): Required<JobConfig> {
-  return {
-    sheet: current.sheet?.sheetSelection.selected as string,
-    fields: fieldsUpdate(current.fields),
-    combining: combiningUpdate(current.combining),
-    dataTypes: dataTypesUpdate(current.dataTypes),
-    units: unitsUpdate(current.units),
-    impute: imputeUpdate(current.impute),
-    pivot: pivotUpdate(current.pivot),
-    rowDropping: rowDroppingUpdate(current.rowDropping),
-    text: textUpdate(current.text),
-  };
-}
 
 // ---- job file config over the current values -> complete update bodies ----
 
@@ -131,7 +37,7 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     for (const [column, field] of Object.entries(pins)) {
       // Seed: a column absent from the mapping is unmapped; the job file says so with null.
       if (field === null) delete mapping[column];
-      else mapping[column] = { field };
+      else put(mapping, column, { field });
     }
     if (!config.allowColumnCombining) {
       // A field the job file pins to a column is that column's alone: a suggestion that maps
@@ -141,7 +47,8 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
         if (!(column in pins) && pinnedFields.has(m.field)) delete mapping[column];
       }
     }
-    bodies.fields = { columnFieldMapping: { ...bodies.fields.columnFieldMapping, [source]: mapping } };
+    // `allowColumnCombining` derived from a current mapping that already combines columns is kept.
+    bodies.fields = { ...bodies.fields, columnFieldMapping: { ...bodies.fields.columnFieldMapping, [source]: mapping } };
     if (config.allowColumnCombining !== undefined) bodies.fields.allowColumnCombining = config.allowColumnCombining;
   }
 
@@ -152,16 +59,16 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     if (c.method !== undefined) next.method = c.method;
     if (c.separator !== undefined) next.methodConfig = { ...(base.methodConfig ?? {}), separator: c.separator };
     if (c.order !== undefined) next.combiningOrder = [...c.order];
-    bodies.combining.columnsBeingCombined[field] = next;
+    put(bodies.combining.columnsBeingCombined, field, next);
   }
 
-  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) bodies.dataTypes.fieldDataTypes[field] = { dataType };
-  for (const [field, u] of Object.entries(config.units ?? {})) bodies.units.fieldUnitConversions[field] = { from: u.from, to: u.to };
+  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) put(bodies.dataTypes.fieldDataTypes, field, { dataType });
+  for (const [field, u] of Object.entries(config.units ?? {})) put(bodies.units.fieldUnitConversions, field, { from: u.from, to: u.to });
 
   for (const [field, m] of Object.entries(config.impute ?? {})) {
-    bodies.impute.imputeMethods[field] = m.method === 'fill'
+    put(bodies.impute.imputeMethods, field, m.method === 'fill'
       ? { imputeMethod: 'fill', imputeMethodConfig: { fillValue: m.value } }
-      : { imputeMethod: m.method };
+      : { imputeMethod: m.method });
   }
 
   if (config.pivot !== undefined) {
@@ -183,11 +90,12 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
 
   if (config.text !== undefined) {
     const t = bodies.text.textProcessingMethods;
-    for (const [field, rules] of Object.entries(config.text.regexReplacement ?? {})) {
-      t.regexReplacement = { ...(t.regexReplacement ?? {}), [field]: { ...rules } };
+    for (const [field, rules] of entriesInOrder(config.text.regexReplacement ?? {})) {
+      t.regexReplacement = orderedObject([...entriesInOrder(t.regexReplacement ?? {}), [field, rulesMap(rules)]]);
     }
     for (const [field, casing] of Object.entries(config.text.casing ?? {})) {
-      t.casing = { ...(t.casing ?? {}), [field]: casing };
+      t.casing = { ...(t.casing ?? {}) };
+      put(t.casing, field, casing);
     }
   }
   return bodies;
@@ -205,52 +113,11 @@ export function effectivePins(config: JobFileConfig, current: JobResources): Rec
 
 /** The resources whose desired body differs from the current one, in update order. */
 export function changedResources(current: Required<JobConfig>, desired: Required<JobConfig>): ResourceName[] {
-  return RESOURCE_ORDER.filter((name) => name === 'fields'
+  return RESOURCE_ORDER.filter((name) => {
     // allowColumnCombining cannot be read back: it matters only with the mapping it is sent with.
-    ? !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping)
-    : !sameValue(current[name], desired[name]));
-}
-
-/** Deep equality of JSON values, ignoring object key order. */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    return a === b || (a === undefined && b === undefined);
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => sameValue(v, bb[i]));
-  }
-  const ka = Object.keys(a as object).filter((k) => (a as any)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as any)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => sameValue((a as any)[k], (b as any)[k]));
-}
-
-// ---- update bodies -> the engine's configuration ----
-
-/** The engine's complete configuration from the job's resources and the bodies to apply. */
-export function engineConfig(resources: JobResources, bodies: Required<JobConfig>): EngineConfig {
-  const mapping: Record<string, string> = {};
-  for (const columns of Object.values(bodies.fields.columnFieldMapping)) {
-    for (const [column, m] of Object.entries(columns)) mapping[column] = m.field;
-  }
-  const dataTypes: EngineConfig['dataTypes'] = {};
-  for (const [field, t] of Object.entries(bodies.dataTypes.fieldDataTypes)) dataTypes[field] = t.dataType;
-  return {
-    sheet: bodies.sheet ?? null,
-    mapping,
-    allowColumnCombining: Boolean(bodies.fields.allowColumnCombining),
-    combining: bodies.combining.columnsBeingCombined,
-    dataTypes,
-    units: bodies.units.fieldUnitConversions,
-    impute: bodies.impute.imputeMethods,
-    pivot: bodies.pivot.pivot,
-    presetRowDropping: resources.rowDropping.presetRowDroppingMethods ?? [],
-    additionalRowDropping: bodies.rowDropping.additionalRowDroppingMethods,
-    text: bodies.text.textProcessingMethods,
-    scripts: { preColumnMapping: resources.scripts.preColumnMapping ?? [], postClean: resources.scripts.postClean ?? [] },
-  };
+    if (name === 'fields') return !sameValue(current.fields.columnFieldMapping, desired.fields.columnFieldMapping);
+    return !sameValue(current[name], desired[name]);
+  });
 }
 
 // ---- read bodies -> a job file's config (`import pull`) ----
@@ -263,9 +130,11 @@ export function configFromResources(current: JobResources): JobFileConfig {
   for (const columns of Object.values(current.fields.columnFieldMapping ?? {})) {
     for (const [column, m] of Object.entries(columns)) mapped.set(column, m.field);
   }
-  config.mapping = {};
-  for (const column of current.fields.inputColumns ?? []) config.mapping[column] = mapped.get(column) ?? null;
-  for (const [column, field] of mapped) if (!(column in config.mapping)) config.mapping[column] = field;
+  // Input columns first (unmapped ones as null), then mapped columns the input list lacks.
+  const pairs: [string, string | null][] = (current.fields.inputColumns ?? []).map((column) => [column, mapped.get(column) ?? null]);
+  const listed = new Set(current.fields.inputColumns ?? []);
+  for (const [column, field] of mapped) if (!listed.has(column)) pairs.push([column, field]);
+  config.mapping = orderedObject(pairs);
   const perField = new Map<string, number>();
   for (const field of mapped.values()) perField.set(field, (perField.get(field) ?? 0) + 1);
   if ([...perField.values()].some((n) => n > 1)) config.allowColumnCombining = true;
@@ -302,7 +171,24 @@ export function configFromResources(current: JobResources): JobFileConfig {
   if (additional.length) config.rowDropping = additional.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] }));
   const text = current.text.textProcessingMethods ?? {};
   if (Object.keys(text.regexReplacement ?? {}).length || Object.keys(text.casing ?? {}).length) {
-    config.text = structuredClone(text);
+    config.text = {};
+    if (text.regexReplacement) {
+      config.text.regexReplacement = orderedObject(entriesInOrder(text.regexReplacement).map(([field, rules]) => [field, new Map(entriesInOrder(rules))]));
+    }
+    if (text.casing) config.text.casing = orderedObject(entriesInOrder(text.casing));
   }
   return config;
+}
+
+/**
+ * A field's regular-expression rules as the wire body holds them: an object that remembers the
+ * written order (`stringifyJson` writes it in that order; `entriesInOrder` reads it back).
+ */
+function rulesBody(rules: Map<string, string>): Record<string, string> {
+  return orderedObject(rules);
+}
+
+/** Sets `key` as an own property, so user-named keys such as `__proto__` are kept like any other. */
+function put<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -13,12 +13,15 @@ export interface JobFileConfig {
   impute?: Record<string, { method: 'fill' | 'dropMissing' | null; value?: unknown }>;
   pivot?: { pivotColumns: string[]; valueColumns: string[]; indexColumns: string[]; aggregationMethod: 'first' };
   rowDropping?: { method: RowDroppingMethod; fields: string[] }[];
-  text?: { regexReplacement?: Record<string, Record<string, string>>; casing?: Record<string, Casing> };
+  /** Rules of each field are a Map: they apply in the order written, integer-like patterns ("9") included. */
+  text?: { regexReplacement?: Record<string, Map<string, string>>; casing?: Record<string, Casing> };
 }
 
-/** Exactly one data input. Paths are absolute. */
+/** Exactly one data input (or the placeholder `file:` that `import pull` writes). Paths are absolute. */
 export interface JobFileInput {
   file?: string;
+  /** `file:` written empty: to be filled in before a job is started from this file (`--job` needs no input). */
+  placeholder?: true;
   googleSheet?: { url: string; sheet: string };
   rows?: Record<string, unknown>[];
   rowsFile?: string;
@@ -27,7 +30,10 @@ export interface JobFileInput {
 /** A 1-based position in the job file. */
 export interface Position { line: number; col: number }
 
-/** A loaded, validated job file. */
+/**
+ * A loaded, validated job file. Maps keyed by user names (mapping, dataTypes, rows...) are
+ * objects that keep the written key order (`entriesInOrder`) and hold `__proto__` as a key.
+ */
 export interface JobFile {
   /** Absolute path of the job file. */
   path: string;

@@ -222,11 +222,11 @@ describe('<resource> update with flags', () => {
 describe('<resource> update with --data', () => {
   const dir = mkdtempSync(join(tmpdir(), 'import-data-'));
 
-  it('takes JSON text, merged over the current value', async () => {
+  it('takes JSON text: the whole body, which replaces the current value as the seed\'s update does', async () => {
     const res = await cli(['types', 'update', 'J1', '--data', '{"fieldDataTypes":{"amount":{"dataType":"number"}}}']);
     expect(res.exitCode).toBe(0);
     expect(expectReadThenUpdate('/field-data-types/J1', '/field-data-types/J1')).toEqual({
-      fieldDataTypes: { amount: { dataType: 'number' }, name: { dataType: 'rich_text' } },
+      fieldDataTypes: { amount: { dataType: 'number' } },
     });
   });
 
@@ -261,10 +261,17 @@ describe('<resource> update with --data', () => {
     expect(expectReadThenUpdate('/pivot/J1', '/pivot/J1')).toEqual({ pivot: null });
   });
 
-  it('combining update keeps the methods of other fields', async () => {
+  it('combining update sends the body in the seed\'s spelling (JSON -> json)', async () => {
     await cli(['combining', 'update', 'J1', '--data', '{"columnsBeingCombined":{"address":{"method":"JSON"}}}']);
     expect(expectReadThenUpdate('/column-combining-methods/J1', '/column-combining-methods/J1')).toEqual({
-      columnsBeingCombined: { ...COMBINING.columnsBeingCombined, address: { method: 'json' } },
+      columnsBeingCombined: { address: { method: 'json' } },
+    });
+  });
+
+  it('lays flags over the --data body, not over the current value', async () => {
+    await cli(['combining', 'update', 'J1', '--data', '{"columnsBeingCombined":{"address":{"method":"json"}}}', '--field', 'name', '--separator', '-']);
+    expect(expectReadThenUpdate('/column-combining-methods/J1', '/column-combining-methods/J1')).toEqual({
+      columnsBeingCombined: { address: { method: 'json' }, name: { methodConfig: { separator: '-' } } },
     });
   });
 
@@ -284,7 +291,7 @@ describe('<resource> update with --data', () => {
   it('refuses invalid values with exit 2 before any request', async () => {
     const res = await cli(['units', 'update', 'J1', '--data', '{"fieldUnitConversions":{"signup":{"from":"UTC_p1","to":null}}}']);
     expect(res.exitCode).toBe(2);
-    expect(res.stderr).toContain('"from" and "to" must both be set or both be null');
+    expect(res.stderr).toBe('error: --data: fieldUnitConversions.signup needs "from" and "to" both set (a conversion) or both null (none).\n');
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -65,3 +65,13 @@ describe('orderedObject', () => {
     expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
   });
 });
+
+describe('asOrderedMaps', () => {
+  it('turns objects whose written order a JavaScript object would change, and Maps, into Maps for YAML', async () => {
+    const { asOrderedMaps, parseJson } = await import('../../src/contract/json.js');
+    const { stringify } = await import('yaml');
+    const value = parseJson('{"text":{"code":{"9":"X","0":"9"}},"list":[{"b":1,"a":2}],"__proto__":{"x":1}}');
+    expect(stringify(asOrderedMaps(value))).toBe('text:\n  code:\n    "9": X\n    "0": "9"\nlist:\n  - b: 1\n    a: 2\n__proto__:\n  x: 1\n');
+    expect(stringify(asOrderedMaps({ rules: new Map([['9', 'X'], ['0', '9']]) }))).toBe('rules:\n  "9": X\n  "0": "9"\n');
+  });
+});

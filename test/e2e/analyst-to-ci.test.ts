@@ -38,11 +38,12 @@ describe('examples/review: init, review --save, then CI', () => {
     expect(ran.stderr).toContain('completed');
     expect(ran.exitCode).toBe(0);
 
-    // Next month's export renamed Contact to Mail: the pin no longer matches, so a person decides.
+    // Next month's export renamed Contact to Mail: the pin no longer matches, so the run stops
+    // before anything is sent, naming the line, and a person decides.
     await writeFile(job, text.replace('file: ./signups.csv', 'file: ./signups-december.csv'));
     const changed = await runCli(['run', job], { env });
-    expect(changed.exitCode).toBe(5);
-    expect(changed.stderr).toContain('column "Contact" is pinned in new.yaml but the input has no such column');
-    expect(changed.stderr).toContain('Mail: email (0.96)');
+    expect(changed.exitCode).toBe(2);
+    expect(changed.stderr).toMatch(/new\.yaml:\d+:\d+: column "Contact" in config\.mapping is not in signups-december\.csv, whose columns are Cust #, Mail, Joined, Plan, Spend \(USD\)/);
+    expect(changed.stderr).not.toContain('Started job');
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { startRecordingServer, type RecordingServer } from '../support/recording-server.js';
+import { forwardTo, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 
 // The real CLI against `import serve`, through a recording proxy so each request sent is checked.
 let service: Emulator;
@@ -21,15 +21,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   proxy.reset();
-  proxy.fallback(async (req) => {
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'x-api-key']) {
-      const v = req.headers[name];
-      if (typeof v === 'string') headers[name] = v;
-    }
-    const r = await fetch(service.url + req.url, { method: req.method, headers, body: req.body.length ? new Uint8Array(req.body) : undefined });
-    return { status: r.status, headers: { 'content-type': r.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
-  });
+  forwardTo(proxy, service.url);
   dir = await mkdtemp(join(tmpdir(), 'import-flow-'));
   await cp(join(import.meta.dirname, '..', '..', 'examples', 'customers'), dir, { recursive: true });
 });
@@ -67,7 +59,8 @@ describe('import plan', () => {
     const jobId = changes.stdout.trim().split('\n').at(-1)!;
     const pulled = await cli(['pull', jobId, '--write', join(dir, 'pulled.yaml')]);
     expect(pulled.exitCode).toBe(0);
-    const same = await cli(['plan', join(dir, 'pulled.yaml'), '--job', jobId, '--detailed-exitcode']);
+    // --yes: the job was only planned, so full_name has no column yet (the gate's concern, not this test's).
+    const same = await cli(['plan', join(dir, 'pulled.yaml'), '--job', jobId, '--detailed-exitcode', '--yes']);
     expect(same.stdout).toContain('Nothing to update');
     expect(same.exitCode).toBe(0);
   });
@@ -128,7 +121,12 @@ describe('import run <job.yaml>', () => {
       const r = await fetch(service.url + req.url, { method: req.method, headers: { 'content-type': String(req.headers['content-type'] ?? 'application/json') }, body: req.body.length ? new Uint8Array(req.body) : undefined });
       return { status: r.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
     });
-    const r = await cli(['run', join(dir, 'pulled.yaml'), '--job', jobId]);
+    // Started from flags, the job maps no column to the required full_name: the gate says so first.
+    const gated = await cli(['run', join(dir, 'pulled.yaml'), '--job', jobId]);
+    expect(gated.exitCode).toBe(5);
+    expect(gated.stderr).toContain('required field full_name has no column');
+    expect(posts()).toEqual([]);
+    const r = await cli(['run', join(dir, 'pulled.yaml'), '--job', jobId, '--yes']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Nothing to update.');
     expect(posts()).toEqual(['/run/ID']);

@@ -3,6 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
+import { stringifyJson } from '../../src/contract/json.js';
 import type { Emulator } from '../support/emulator.js';
 
 /** A JSON answer. */
@@ -12,7 +13,7 @@ export interface Answer<T = any> { status: number; body: T; headers: Headers }
 export async function call<T = any>(emu: Emulator, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
   const init: RequestInit = { method, headers: { 'x-api-key': 'test', ...headers } };
   if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.body = typeof body === 'string' ? body : stringifyJson(body);
     (init.headers as Record<string, string>)['content-type'] = 'application/json';
   }
   const response = await fetch(emu.apiUrl + path, init);

@@ -64,7 +64,7 @@ describe('loadJobFile', () => {
           { method: 'duplicateValues', fields: ['id'] },
           { method: 'missingValues', fields: ['email'] },
         ],
-        text: { regexReplacement: { phone: { '[^0-9]': '' } }, casing: { full_name: 'title' } },
+        text: { regexReplacement: { phone: new Map([['[^0-9]', '']]) }, casing: { full_name: 'title' } },
       },
       run: { wait: true, webhookUrl: 'https://hooks.example.com/run' },
       review: { minConfidence: 0.8 },
@@ -150,11 +150,17 @@ describe('loadJobFile', () => {
     expect(error.exitCode).toBe(2);
   });
 
-  it('reports YAML syntax errors with their position', async () => {
+  it('reports a YAML syntax error once, at the bracket that is never closed', async () => {
     const error = await loadError(await fixture('syntax-error.yaml'));
-    expect(error.problems.length).toBeGreaterThan(0);
-    expect(error.problems[0]).toMatchObject({ file: 'job.yaml', line: 4, col: 1 });
-    expect(error.message).toMatch(/^job\.yaml:4:1: invalid YAML: .+; fix the syntax here\.$/);
+    expect(error.problems).toHaveLength(1);
+    expect(error.message).toBe('job.yaml:3:9: invalid YAML: this "[" is never closed (the parser reached line 4 looking for "]"); add the "]".');
+  });
+
+  it('reports other YAML syntax errors where the parser found them', async () => {
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput: {file: a.csv}\nname: "unterminated\n');
+    const error = await loadError('job.yaml');
+    expect(error.problems).toHaveLength(1);
+    expect(error.message).toMatch(/^job\.yaml:4:1: invalid YAML: Missing closing "quote; fix the syntax here\.$/);
   });
 
   it('reports a duplicate key and still checks the rest of the file', async () => {

@@ -290,7 +290,7 @@ describe('config', () => {
 
   it('compiles each regex pattern and needs text replacements', async () => {
     expect((await load(`${HEAD}config:\n  text:\n    regexReplacement:\n      phone: {"[^0-9]": "", "^(\\\\d{3})": "($1)"}\n`)).config.text).toEqual({
-      regexReplacement: { phone: { '[^0-9]': '', '^(\\d{3})': '($1)' } },
+      regexReplacement: { phone: new Map([['[^0-9]', ''], ['^(\\d{3})', '($1)']]) },
     });
     expect(await problems(`${HEAD}config:\n  text:\n    regexReplacement:\n      phone: {"(a": x, "b": [y], "c": }\n`)).toEqual([
       'job.yaml:6:15: pattern "(a" in config.text.regexReplacement.phone is not a valid JavaScript regular expression (Invalid regular expression: /(a/g: Unterminated group); fix or escape it.',

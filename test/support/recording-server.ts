@@ -50,9 +50,10 @@ export interface RecordingServer {
   requests: RecordedRequest[];
   /**
    * Scripts replies for `METHOD /path` (path after the prefix, encoded as on the wire). With several
-   * replies, each call takes the next; the last one repeats.
+   * replies, each call takes the next; the last one repeats. A reply may be a handler of the request
+   * (an answer that echoes the body).
    */
-  on(route: string, ...replies: Reply[]): RecordingServer;
+  on(route: string, ...replies: (Reply | Handler)[]): RecordingServer;
   /** Replaces the fallback handler (default: 404 JSON error). */
   fallback(handler: Handler): RecordingServer;
   /** Forgets recorded requests and routes. */
@@ -63,7 +64,7 @@ export interface RecordingServer {
 /** Starts a server on 127.0.0.1 and a free port. */
 export async function startRecordingServer(): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
-  const routes = new Map<string, Reply[]>();
+  const routes = new Map<string, (Reply | Handler)[]>();
   let fallback: Handler = (req) => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: `no route for ${req.method} ${req.path}` } } });
   const sockets = new Set<Socket>();
 
@@ -83,8 +84,8 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     if (type.startsWith('multipart/form-data')) recorded.parts = await parseMultipart(req.headers, body);
     requests.push(recorded);
     const queue = routes.get(`${recorded.method} ${recorded.path}`);
-    const reply = queue ? (queue.length > 1 ? queue.shift()! : queue[0]) : await fallback(recorded);
-    await answer(res, reply);
+    const scripted = queue ? (queue.length > 1 ? queue.shift()! : queue[0]) : fallback;
+    await answer(res, typeof scripted === 'function' ? await scripted(recorded) : scripted);
   });
   server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -138,4 +139,17 @@ function parseMultipart(headers: IncomingHttpHeaders, body: Buffer): Promise<Rec
 /** Helper: a JSON reply. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
   return { status, body, headers };
+}
+
+/** Makes `server` a recording proxy: every request is forwarded to `target` (a service root) and its answer returned. */
+export function forwardTo(server: RecordingServer, target: string): RecordingServer {
+  return server.fallback(async (req) => {
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'x-api-key']) {
+      const v = req.headers[name];
+      if (typeof v === 'string') headers[name] = v;
+    }
+    const r = await fetch(target + req.url, { method: req.method, headers, body: req.body.length ? new Uint8Array(req.body) : undefined });
+    return { status: r.status, headers: { 'content-type': r.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
+  });
 }

@@ -9,7 +9,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the column combining resource is read, written and shown. */
 export const combiningSpec: UpdatableSpec<'combining'> = {
   noun: 'combining', key: 'combining', label: 'column combining methods', hint: '--field <field> with --method, --separator or --order',
-  get: (client, jobId) => client.combining.get(jobId),
+  get: (client, jobId) => client.combining.getWithBody(jobId),
   update: (client, jobId, body) => client.combining.update(jobId, body),
   table: 'combiningTable',
 };

@@ -10,7 +10,7 @@ import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
 import { parseFormat } from '../output.js';
 import { readStdin } from '../resource-command.js';
-import { configPath, type Profile } from '../settings.js';
+import { configPath, serviceRoot, type Profile } from '../settings.js';
 
 /** Keys of a profile as typed on the command line, and their name in the file. */
 export const CONFIG_KEYS = { 'base-url': 'baseUrl', 'api-key': 'apiKey', timeout: 'timeout', output: 'output', insecure: 'insecure' } as const;
@@ -85,7 +85,12 @@ async function saveDocument(file: string, text: string): Promise<void> {
 export async function configSet(opts: { key: string; value: string }, deps: Deps): Promise<void> {
   const key = parseConfigKey(opts.key);
   const text = opts.value === '-' ? (await readStdin(deps.io, `the ${key} value`)).trim() : opts.value;
-  const value = parseConfigValue(key, text);
+  let value = parseConfigValue(key, text);
+  if (key === 'base-url') {
+    const root = await serviceRoot(String(value));
+    if (root !== value) deps.io.status(`Saving the service root ${root}: the client appends /public/client-side/v1 itself.`);
+    value = root as string;
+  }
   const file = configPath(deps.env);
   const doc = await loadDocument(file);
   const profile = profileName(deps, doc.get('defaultProfile'));
@@ -93,7 +98,11 @@ export async function configSet(opts: { key: string; value: string }, deps: Deps
   await saveDocument(file, doc.toString());
   deps.io.status(`Saved ${key} for profile "${profile}" in ${file}.`);
   if (key === 'base-url' && String(value).startsWith('http://')) {
-    deps.io.warn('a plain http:// URL that is not loopback is refused unless insecure is set (the key would travel in clear).');
+    const { isLoopback } = await import('../../client/client.js');
+    // Loopback (localhost, 127.0.0.0/8, ::1) never leaves the machine: plain http is fine there.
+    if (!isLoopback(new URL(String(value)).hostname)) {
+      deps.io.warn(`plain http:// to ${new URL(String(value)).host} is refused unless insecure is set (the key would travel in clear); use https://, or \`import config set insecure true\` if you accept that.`);
+    }
   }
 }
 

@@ -6,24 +6,31 @@ import { withExamples } from '../program.js';
 import { UsageError } from '../../errors.js';
 import type { JobFile } from '../../jobfile/types.js';
 import type { Report } from '../../engine/types.js';
+import { countOf } from '../io.js';
 
 /** Options of `import dry-run`. */
 export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean; rejects?: string; report?: string }
 
-/** Runs the job file through the engine and writes the output; prints the report, or the webhook bodies with -o json. */
+/**
+ * Checks the job file offline, runs it through the engine and writes the output; prints the
+ * report (with a warning for each required field that comes out empty), or the webhook bodies
+ * and the report with -o json.
+ */
 export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
-  const { loadJobForCommand } = await import('../job-file.js');
+  const [{ loadJobForCommand }, checks] = await Promise.all([import('../job-file.js'), import('../job-checks.js')]);
   const job = await loadJobForCommand(opts.jobFile, deps);
-  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff }, { startWebhookBody }, { openJobInput }, { startProgress }] = await Promise.all([
+  const offline = await checks.checkOffline(job, deps, checks.DRY_RUN);
+  checks.throwProblems(offline.problems);
+  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
-    import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'),
+    import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
   const input = await openJobInput(job, deps);
-  const format = job.options.outputFileType === 'excel' ? 'excel' : 'csv';
-  const out = opts.out ? resolve(deps.cwd, opts.out) : defaultOutPath(job.path, format);
+  const { path: out, format } = outputTarget(job, opts.out, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
+  let applied: ReturnType<typeof desiredBodies> | undefined;
   const result = await runJob({
     input,
     schema: job.schema,
@@ -35,7 +42,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     warn: (m) => deps.io.warn(m),
     onProgress: (n) => progress.update(n),
   }, {
-    configure: (resources) => desiredBodies(job.config, resources),
+    configure: (resources) => (applied = desiredBodies(job.config, resources)),
     output: { path: out, format },
     collectDataTable: deps.settings.output === 'json',
     rejects: extras.sink,
@@ -50,12 +57,16 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
   }
   await extras.finish();
+  // Never an empty column in silence: a required field with no column is said, here and in the report.
+  const emptyFields = applied ? requiredFieldsWithoutColumn(applied, result.resources.fields) : [];
+  const warnings = emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`);
+  const report = { ...result.report, warnings: [...result.report.warnings, ...warnings] };
   const jobId = 'dry-run';
   if (deps.settings.output === 'json') {
     await printJsonWithRejects(deps, {
       startWebhook: startWebhookBody(jobId, result.resources, result.metadata),
       runWebhook: { jobId, ...result.runWebhook },
-      report: result.report,
+      report,
     }, extras.jsonRejectLines?.());
   }
   const entries = diffConfig(job.config, result.resources, job.review.minConfidence);
@@ -63,7 +74,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   if (opts.report) {
     await writeHtmlReport(resolve(deps.cwd, opts.report), {
       jobFile: displayPath(deps.cwd, job.path), input: input.name, output: displayPath(deps.cwd, out), now: deps.now(),
-      inputColumns: result.resources.fields.inputColumns, entries, report: result.report, profile: result.profile ?? [],
+      inputColumns: result.resources.fields.inputColumns, entries, report, profile: result.profile ?? [],
       rejectsFile: opts.rejects,
     });
   }
@@ -71,9 +82,31 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     deps.io.status(`Configuration (suggestions, and what ${basename(job.path)} overrides):\n${diff}\n`);
   }
   deps.io.status(formatReport(result.report));
-  deps.io.status(`Wrote ${result.report.rowsOut} rows to ${displayPath(deps.cwd, out)}`);
+  for (const w of warnings) deps.io.warn(w);
+  deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${displayPath(deps.cwd, out)}${format === 'excel' ? ' (Excel)' : ''}`);
   if (opts.rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${displayPath(deps.cwd, resolve(deps.cwd, opts.rejects))}`);
   if (opts.report) deps.io.status(`Wrote the report to ${displayPath(deps.cwd, resolve(deps.cwd, opts.report))}`);
+}
+
+/**
+ * Where the output goes and in which format. The default is `<job>.out.csv`, or `.xlsx` when
+ * `outputFileType: excel`. An `--out` ending in `.csv` or `.xlsx` gets that format, whatever the
+ * job file says (a note says so when they differ), so the bytes always match the extension; any
+ * other extension gets the job file's format.
+ */
+export function outputTarget(job: JobFile, outFlag: string | undefined, deps: Deps): { path: string; format: 'csv' | 'excel' } {
+  const configured = job.options.outputFileType === 'excel' ? 'excel' : 'csv';
+  if (outFlag === undefined) return { path: defaultOutPath(job.path, configured), format: configured };
+  const path = resolve(deps.cwd, outFlag);
+  const ext = extname(path).toLowerCase();
+  const byExtension = ext === '.csv' ? 'csv' : ext === '.xlsx' ? 'excel' : undefined;
+  if (ext === '.xls' || ext === '.xlsm') {
+    throw new UsageError(`--out ${outFlag}: the engine writes CSV (.csv) or an Excel workbook (.xlsx), not ${ext}; change the extension.`);
+  }
+  if (byExtension && byExtension !== configured) {
+    deps.io.status(`Writing ${byExtension === 'excel' ? 'an Excel workbook' : 'CSV'} because --out ends in ${ext} (the job file's outputFileType is ${configured}).`);
+  }
+  return { path, format: byExtension ?? configured };
 }
 
 /** `<jobfile-name>.out.csv` (or `.xlsx`) beside the job file. */
@@ -104,7 +137,7 @@ export function dryRunCommand(deps: Deps, run = dryRun): Command {
   const command = new Command('dry-run')
     .description('run a job file through the embedded engine offline and write the output file')
     .argument('<job.yaml>', 'job file')
-    .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file)')
+    .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file); .csv writes CSV and .xlsx Excel, whatever outputFileType says')
     .option('--lenient', 'pad or cut rows with the wrong number of cells instead of failing', false)
     .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values')
     .option('--report <file.html>', 'also write a self-contained HTML report: mapping, a profile per field, drops, fills, text rules')

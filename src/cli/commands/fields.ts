@@ -1,6 +1,8 @@
 /** `import fields get|update <jobId>`: the column-to-field mapping. */
 import type { Command } from 'commander';
 import type { FieldsRead } from '../../contract/index.js';
+import { orderedObject } from '../../contract/json.js';
+import { combinesColumns, flatMapping } from '../../contract/translate.js';
 import { UsageError } from '../../errors.js';
 import type { JobFileConfig } from '../../jobfile/types.js';
 import type { Deps } from '../deps.js';
@@ -10,7 +12,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the fields resource is read, written and shown. */
 export const fieldsSpec: UpdatableSpec<'fields'> = {
   noun: 'fields', key: 'fields', label: 'column-to-field mapping', hint: '--map <column>=<field>, --unmap <column> or --allow-combining',
-  get: (client, jobId) => client.fields.get(jobId),
+  get: (client, jobId) => client.fields.getWithBody(jobId),
   update: (client, jobId, body) => client.fields.update(jobId, body),
   table: 'fieldsTable',
 };
@@ -27,12 +29,31 @@ export function fieldsGet(opts: GetOptions, deps: Deps): Promise<void> {
   return getResource(fieldsSpec, opts, deps);
 }
 
-/** `fields update`: `--map`/`--unmap` laid over the current mapping; checked against the input columns. */
+/**
+ * `fields update`: `--map`/`--unmap` laid over the current mapping (or the --data body); checked
+ * against the input columns. Seed: `allowColumnCombining` is update only (no read member), so a
+ * current mapping that already combines columns keeps it allowed unless --no-allow-combining.
+ */
 export function fieldsUpdate(opts: FieldsUpdateOptions, deps: Deps): Promise<void> {
   return updateResource(fieldsSpec, opts, deps, {
     hasFlags: opts.map.length > 0 || opts.unmap.length > 0 || opts.allowCombining !== undefined,
-    flags: () => mappingFragment(opts),
-    check: (fragment, current) => checkMapping(opts.jobId, fragment, current, (m) => deps.io.warn(m)),
+    flags: (_base, current, data) => {
+      const fragment = mappingFragment(opts);
+      const allow = opts.allowCombining ?? data?.allowColumnCombining ?? (combinesColumns(current.columnFieldMapping) || undefined);
+      if (allow !== undefined) fragment.allowColumnCombining = allow;
+      return fragment;
+    },
+    check: (body, { current, base, fragment, data }) => {
+      const changes = fragment.mapping ?? {};
+      const named = [...new Set([...Object.keys(changes), ...Object.keys(flatMapping(data?.body.columnFieldMapping ?? {}))])];
+      // The mapping as asked for: the flags over the base, before a pinned field takes its column from a suggestion.
+      const asked = new Map(Object.entries(flatMapping(base.columnFieldMapping)));
+      for (const [column, field] of Object.entries(changes)) {
+        if (field === null) asked.delete(column);
+        else asked.set(column, field);
+      }
+      return checkMapping(opts.jobId, asked, named, Boolean(body.allowColumnCombining), current, (m) => deps.io.warn(m));
+    },
   });
 }
 
@@ -40,50 +61,46 @@ export function fieldsUpdate(opts: FieldsUpdateOptions, deps: Deps): Promise<voi
 export function mappingFragment(opts: Pick<FieldsUpdateOptions, 'map' | 'unmap' | 'allowCombining'>): JobFileConfig {
   const fragment: JobFileConfig = {};
   if (opts.map.length || opts.unmap.length) {
-    fragment.mapping = {};
-    for (const { column, field } of opts.map) fragment.mapping[column] = field;
-    for (const column of opts.unmap) fragment.mapping[column] = null;
+    fragment.mapping = orderedObject<string | null>([
+      ...opts.map.map(({ column, field }) => [column, field] as const),
+      ...opts.unmap.map((column) => [column, null] as const),
+    ]);
   }
   if (opts.allowCombining !== undefined) fragment.allowColumnCombining = opts.allowCombining;
   return fragment;
 }
 
 /**
- * Checks a mapping before sending: each column must be an input column, and two columns may map
- * to one field only with column combining allowed. Fields outside the pipeline's lists only warn
- * (seed: `useVariableFields` may allow them; its meaning is not shown).
+ * Checks the mapping about to be sent: each column the user named (`named`, by flags or --data)
+ * must be an input column, and two columns may map to one field only with column combining
+ * allowed. Fields outside the pipeline's lists only warn (seed: `useVariableFields` may allow
+ * them; its meaning is not shown).
  */
-export async function checkMapping(jobId: string, fragment: JobFileConfig, current: FieldsRead, warn: (m: string) => void): Promise<void> {
+export async function checkMapping(
+  jobId: string, final: Map<string, string>, named: string[], allowCombining: boolean, current: FieldsRead, warn: (m: string) => void,
+): Promise<void> {
   const { suggestKey } = await import('../../jobfile/suggest-key.js');
-  const changes = fragment.mapping ?? {};
   const inputs = current.inputColumns ?? [];
-  for (const column of Object.keys(changes)) {
+  for (const column of named) {
     if (inputs.length && !inputs.includes(column)) {
       const near = suggestKey(column, inputs);
       throw new UsageError(`Column "${column}" is not an input column of job ${jobId}; ${near ? `did you mean "${near}"?` : `the input columns are: ${inputs.join(', ')}.`}`);
     }
   }
   const known = [...(current.expectedFields ?? []), ...(current.optionalFields ?? [])];
-  for (const [column, field] of Object.entries(changes)) {
-    if (field !== null && known.length && !known.includes(field)) {
+  for (const column of named) {
+    const field = final.get(column);
+    if (field !== undefined && known.length && !known.includes(field)) {
       const near = suggestKey(field, known);
       warn(`field "${field}" (for column "${column}") is not an expected or optional field of the pipeline${near ? `; did you mean "${near}"?` : ''}.`);
     }
   }
-  const combining = fragment.allowColumnCombining ?? false;
-  if (combining) return;
-  const final = new Map<string, string>();
-  for (const columns of Object.values(current.columnFieldMapping ?? {})) {
-    for (const [column, m] of Object.entries(columns ?? {})) if (m?.field) final.set(column, m.field);
-  }
-  for (const [column, field] of Object.entries(changes)) {
-    if (field === null) final.delete(column);
-    else final.set(column, field);
-  }
-  for (const [column, field] of Object.entries(changes)) {
-    if (field === null) continue;
+  if (allowCombining) return;
+  // The columns named first, for the message; then any other pair (--no-allow-combining over a combined mapping).
+  for (const column of new Set([...named, ...final.keys()])) {
+    const field = final.get(column);
     const other = [...final].find(([c, f]) => f === field && c !== column)?.[0];
-    if (other !== undefined) {
+    if (field !== undefined && other !== undefined) {
       throw new UsageError(`Columns "${column}" and "${other}" would both map to field "${field}"; unmap one (--unmap "${other}") or pass --allow-combining to combine them.`);
     }
   }

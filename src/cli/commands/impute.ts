@@ -7,7 +7,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the impute resource is read, written and shown. */
 export const imputeSpec: UpdatableSpec<'impute'> = {
   noun: 'impute', key: 'impute', label: 'impute methods', hint: '--impute <field>=fill:<value>|dropMissing|none',
-  get: (client, jobId) => client.impute.get(jobId),
+  get: (client, jobId) => client.impute.getWithBody(jobId),
   update: (client, jobId, body) => client.impute.update(jobId, body),
   table: 'imputeTable',
 };

@@ -1,7 +1,7 @@
 /** `import init <input-file or Google Sheets link>`: a job-file skeleton for an input, the engine's suggestions filled in with their confidence as comments. */
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
 import { UsageError } from '../../errors.js';
@@ -11,13 +11,27 @@ import type { JobResources, PipelineSchema } from '../../contract/index.js';
 const REVIEW_BAR = 0.8;
 
 /** Options of `import init`. */
-export interface InitOptions { input: string; pipeline?: string; schema?: string; write?: string; sheet?: string }
+export interface InitOptions {
+  input: string;
+  pipeline?: string;
+  schema?: string;
+  write?: string;
+  sheet?: string;
+  force?: boolean;
+  schemaFile?: string | boolean;
+  lenient?: boolean;
+}
 
-/** Writes the skeleton to stdout or to `--write`. */
+/** Writes the skeleton to stdout or to `--write` (never over an existing file without `--force`). */
 export async function init(opts: InitOptions, deps: Deps): Promise<void> {
-  const [{ openInput }, { analyzeJob }, { loadSchemaFile }] = await Promise.all([
-    import('../../engine/read/index.js'), import('../../engine/pipeline.js'), import('../../jobfile/schema-file.js'),
+  const [{ openInput }, { analyzeJob }, { loadSchemaFile }, { writeJobFile }] = await Promise.all([
+    import('../../engine/read/index.js'), import('../../engine/pipeline.js'), import('../../jobfile/schema-file.js'), import('../job-write.js'),
   ]);
+  const target = opts.write ? resolve(deps.cwd, opts.write) : undefined;
+  if (target && !opts.force && existsSync(target)) {
+    // Refused before the input is read: nothing is analysed for a file that will not be written.
+    throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);
+  }
   const schema = opts.schema ? await loadSchemaFile(resolve(deps.cwd, opts.schema), deps.env) : undefined;
   // A URL is a Google Sheets link: its whole workbook is read, so the sheet is suggested as in a workbook file.
   const link = /^[a-z][a-z\d+.-]*:\/\//i.test(opts.input) ? opts.input : undefined;
@@ -31,8 +45,7 @@ export async function init(opts: InitOptions, deps: Deps): Promise<void> {
     source = await openInput({ file: inputPath });
     if (opts.sheet !== undefined && !(await source.sheets())) throw new UsageError(`--sheet is for workbooks and Google Sheets links, and ${opts.input} is not a workbook; drop --sheet.`);
   }
-  const analysis = await analyzeJob({ input: source, schema, sheet: opts.sheet, warn: (m) => deps.io.warn(m) });
-  const target = opts.write ? resolve(deps.cwd, opts.write) : undefined;
+  const analysis = await analyzeJob({ input: source, schema, sheet: opts.sheet, lenient: opts.lenient, warn: (m) => deps.io.warn(m) });
   const baseDir = target ? dirname(target) : deps.cwd;
   const text = await renderSkeleton({
     inputRef: './' + relative(baseDir, inputPath).split('\\').join('/'),
@@ -44,13 +57,8 @@ export async function init(opts: InitOptions, deps: Deps): Promise<void> {
     schema,
     today: deps.now().toISOString().slice(0, 10),
   });
-  if (target) {
-    const { writeAtomic } = await import('../../engine/write/atomic.js');
-    await writeAtomic(target, (temp) => writeFile(temp, text));
-    deps.io.status(`Wrote ${relative(deps.cwd, target) || target}; check it with \`import dry-run ${relative(deps.cwd, target)}\`.`);
-  } else {
-    deps.io.out(text);
-  }
+  const written = await writeJobFile(text, { write: opts.write, force: Boolean(opts.force), schemaFile: opts.schemaFile }, deps);
+  if (written) deps.io.status(`Wrote ${relative(deps.cwd, written) || written}; check it with \`import dry-run ${relative(deps.cwd, written)}\`.`);
 }
 
 /** Builds the job file text with the yaml Document API so suggestions carry their confidence as comments. */
@@ -69,13 +77,13 @@ export async function renderSkeleton(o: {
   for (const column of resources.fields.inputColumns) {
     const m = suggested[column];
     mapping[column] = m ? m.field : null;
-    mappingComments[column] = m ? ` suggested, confidence ${m.confidence.toFixed(2)}` : ' no field suggested';
+    mappingComments[column] = m ? ` suggested, confidence ${m.confidence?.toFixed(2) ?? 'unknown'}` : ' no field suggested';
   }
   const dataTypes: Record<string, string> = {};
   const typeComments: Record<string, string> = {};
   for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes)) {
     dataTypes[field] = t.dataType;
-    typeComments[field] = ` ${o.schema?.fieldDataTypes[field] ? 'from the schema' : 'inferred'}, confidence ${t.confidence.toFixed(2)}`;
+    typeComments[field] = ` ${o.schema?.fieldDataTypes[field] ? 'from the schema' : 'inferred'}, confidence ${t.confidence?.toFixed(2) ?? 'unknown'}`;
   }
   const job: Record<string, unknown> = { version: 1 };
   if (o.pipeline) job.pipeline = o.pipeline;
@@ -98,7 +106,7 @@ export async function renderSkeleton(o: {
   const configNode = doc.get('config', true) as any;
   if (sheet) {
     const node = o.googleSheet ? (doc.getIn(['input', 'googleSheet', 'sheet'], true) as any) : configNode.get('sheet', true);
-    node.comment = ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence.toFixed(2)}`}; sheets: ${sheet.sheets.join(', ')}`;
+    node.comment = ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence?.toFixed(2) ?? 'unknown'}`}; sheets: ${sheet.sheets.join(', ')}`;
   }
   const mappingNode = configNode.get('mapping', true) as any;
   mappingNode.commentBefore = ' input column: output field (null leaves the column out)';
@@ -107,6 +115,15 @@ export async function renderSkeleton(o: {
   for (const item of typesNode.items) item.value.comment = typeComments[String(item.key.value ?? item.key)];
   // Suggestions under the review bar are not pinned: they stay as comments, so `import run`
   // stops at the review gate until someone confirms them (`import review --save`).
+  // A required field no column is suggested for would be an empty column: say so where the
+  // mapping is, in the words `import run` stops with (exit 5) until a column is mapped to it.
+  const suggestedFields = new Set(Object.values(suggested).map((m) => m.field));
+  const optional = new Set(o.schema?.optionalFields ?? []);
+  const unmapped = resources.fields.inputColumns.filter((c) => !suggested[c]);
+  const emptyRequired = (o.schema?.expectedFields ?? []).filter((f) => !optional.has(f) && !suggestedFields.has(f)).map((f) => {
+    const example = unmapped.length ? `, e.g. "${unmapped[0]}: ${f}"` : '';
+    return ` required field ${f} has no column: map one to it here${example}; until then \`import run\` stops (exit 5), as ${f} would be empty in every row`;
+  });
   const confidenceOf = {
     mapping: (key: string) => suggested[key]?.confidence,
     dataTypes: (key: string) => resources.dataTypes.fieldDataTypes[key]?.confidence,
@@ -129,6 +146,7 @@ export async function renderSkeleton(o: {
       kept.push(item);
     }
     node.items = kept;
+    if (name === 'mapping') pending.push(...emptyRequired);
     if (pending.length) node.comment = pending.join('\n');
   }
   const reviewNode = doc.get('review', true) as any;
@@ -152,8 +170,11 @@ export function initCommand(deps: Deps, run = init): Command {
     .option('--sheet <name>', 'the sheet to read (a workbook or a Google Sheets link; default: the suggested sheet)')
     .option('--pipeline <id>', 'pipeline id to put in the job file')
     .option('--schema <schema.yaml>', 'pipeline schema (expected fields, types) to suggest against')
-    .option('--write <path>', 'write the job file there instead of stdout')
-    .action(async (input: string, o: { pipeline?: string; schema?: string; write?: string; sheet?: string }) => {
+    .option('--write <path>', 'write the job file there instead of stdout (never replaces a file without --force)')
+    .option('--force', 'replace the file given to --write', false)
+    .addOption(new Option('--schema-file [path]', 'also write the JSON Schema there (default: job-file.schema.json beside the job file) and point the editor modeline at it'))
+    .option('--lenient', 'pad or cut rows with the wrong number of cells instead of failing', false)
+    .action(async (input: string, o: Omit<InitOptions, 'input'>) => {
       if (o.write !== undefined && o.write === '') throw new UsageError('--write needs a path.');
       return run({ input, ...o }, deps);
     });

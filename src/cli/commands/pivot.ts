@@ -5,13 +5,12 @@ import { UsageError } from '../../errors.js';
 import type { JobFileConfig } from '../../jobfile/types.js';
 import type { Deps } from '../deps.js';
 import { parseAggregation, parseJobId, parseList } from '../flags.js';
-import type { DataFragment } from '../resource-bodies.js';
 import { getResource, resourceCommand, updateResource, updateSubcommand, type GetOptions, type UpdatableSpec, type UpdateOptions } from '../resource-command.js';
 
 /** How the pivot resource is read, written and shown. */
 export const pivotSpec: UpdatableSpec<'pivot'> = {
   noun: 'pivot', key: 'pivot', label: 'pivot', hint: '--pivot-columns, --value-columns, --index-columns, --aggregation or --clear',
-  get: (client, jobId) => client.pivot.get(jobId),
+  get: (client, jobId) => client.pivot.getWithBody(jobId),
   update: (client, jobId, body) => client.pivot.update(jobId, body),
   table: 'pivotTable',
 };
@@ -36,23 +35,24 @@ export function pivotUpdate(opts: PivotUpdateOptions, deps: Deps): Promise<void>
   const hasLists = opts.pivotColumns !== undefined || opts.valueColumns !== undefined || opts.indexColumns !== undefined || opts.aggregation !== undefined;
   return updateResource(pivotSpec, opts, deps, {
     hasFlags: hasLists || Boolean(opts.clear),
-    flags: (current, data) => (hasLists ? pivotFragment(opts, current, data) : {}),
-    check: (fragment) => {
-      const p = fragment.pivot;
-      if (p && !opts.clear && (!p.pivotColumns.length || !p.valueColumns.length)) {
+    // --clear is the body {"pivot": null}; lists are laid over the --data body or the current pivot.
+    base: (base) => (opts.clear ? { pivot: null } : base),
+    flags: (base) => (hasLists ? pivotFragment(opts, base) : {}),
+    check: (body) => {
+      const p = body.pivot;
+      if (p && (!p.pivotColumns.columnNames.length || !p.valueColumns.columnNames.length)) {
         throw new UsageError('A pivot needs pivot columns and value columns: pass --pivot-columns and --value-columns (or --clear to remove the pivot).');
       }
     },
-    finish: (body, data) => (opts.clear || (data?.clearPivot && !hasLists) ? { pivot: null } : body),
   });
 }
 
-/** The complete pivot fragment: given lists, else those of --data, else the current pivot's. */
-export function pivotFragment(opts: PivotUpdateOptions, current: PivotRead, data?: DataFragment): JobFileConfig {
+/** The complete pivot fragment: the given lists, else those of `base` (the --data body, or the current pivot). */
+export function pivotFragment(opts: PivotUpdateOptions, current: PivotRead): JobFileConfig {
   const now = current.pivot;
-  const base = data?.config.pivot ?? (data?.clearPivot || !now
-    ? { pivotColumns: [], valueColumns: [], indexColumns: [] }
-    : { pivotColumns: now.pivotColumns?.columnNames ?? [], valueColumns: now.valueColumns?.columnNames ?? [], indexColumns: now.indexColumns?.columnNames ?? [] });
+  const base = now
+    ? { pivotColumns: now.pivotColumns.columnNames, valueColumns: now.valueColumns.columnNames, indexColumns: now.indexColumns.columnNames }
+    : { pivotColumns: [], valueColumns: [], indexColumns: [] };
   return {
     pivot: {
       pivotColumns: opts.pivotColumns ?? base.pivotColumns,

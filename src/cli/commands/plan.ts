@@ -1,5 +1,6 @@
 /** `import plan <job.yaml> [--job ID]`: the diff of a job file against the service's suggestions; changes nothing. */
 import { Command } from 'commander';
+import { stringifyJson } from '../../contract/json.js';
 import { EXIT, SilentExit } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
@@ -20,7 +21,8 @@ export async function plan(opts: PlanOptions, deps: Deps): Promise<void> {
   const jp = await import('../job-plan.js');
   const { job, minConfidence, limit, jobId, resources } = await jp.openPlanSession(opts, deps);
   const p = await jp.buildPlan(job, jobId, resources, minConfidence, deps, { lenient: opts.lenient });
-  if (deps.settings.output === 'json') deps.io.out(JSON.stringify(p, null, 2));
+  // stringifyJson: regular-expression rules are Maps, written as objects in their order.
+  if (deps.settings.output === 'json') deps.io.out(stringifyJson(p, 2));
   else if (deps.settings.output === 'yaml') deps.io.out((await import('yaml')).stringify(p));
   else {
     deps.io.out(jp.formatPlan(p, job));

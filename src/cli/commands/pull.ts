@@ -1,47 +1,91 @@
 /** `import pull <jobId> [--write PATH]`: a job file that reproduces a job's current configuration. */
-import { writeFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
-import { Command } from 'commander';
+import { relative } from 'node:path';
+import { Command, Option } from 'commander';
 import type { JobResources } from '../../contract/index.js';
+import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { parseJobId } from '../flags.js';
+import type { JobRecord } from '../job-record.js';
 import { withExamples } from '../program.js';
 
 /** Options of `import pull`. */
-export interface PullOptions { jobId: string; write?: string }
+export interface PullOptions {
+  jobId: string;
+  write?: string;
+  force: boolean;
+  schemaFile?: string | boolean;
+  /** The pipeline and name to write when this machine did not start the job (the service does not return them). */
+  pipeline?: string;
+  name?: string;
+}
 
 /** Reads every resource of the job and writes the job file to stdout or `--write`. */
 export async function pull(opts: PullOptions, deps: Deps): Promise<void> {
-  const { fetchResources } = await import('../job-session.js');
+  const [{ fetchResources }, { readJobRecord }, { writeJobFile }] = await Promise.all([
+    import('../job-session.js'), import('../job-record.js'), import('../job-write.js'),
+  ]);
+  if (opts.write !== undefined && !opts.force) {
+    // Refuse before any request, so nothing is read for a file that will not be written.
+    const { existsSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    if (existsSync(resolve(deps.cwd, opts.write))) throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);
+  }
   const client = await deps.client();
   const resources = await fetchResources(client, opts.jobId);
-  const text = await renderPulled(opts.jobId, resources, deps.now().toISOString().slice(0, 10));
-  if (opts.write) {
-    const target = resolve(deps.cwd, opts.write);
-    const { writeAtomic } = await import('../../engine/write/atomic.js');
-    await writeAtomic(target, (temp) => writeFile(temp, text));
-    deps.io.status(`Wrote ${relative(deps.cwd, target)}; \`import run ${relative(deps.cwd, target)} --job ${opts.jobId}\` finds nothing to update.`);
-  } else {
-    deps.io.out(text);
+  const record = await readJobRecord(deps, opts.jobId);
+  const text = await renderPulled(opts.jobId, resources, deps.now().toISOString().slice(0, 10), { record, pipeline: opts.pipeline, name: opts.name });
+  const target = await writeJobFile(text, { write: opts.write, force: opts.force, schemaFile: opts.schemaFile }, deps);
+  if (target) {
+    const shown = relative(deps.cwd, target) || target;
+    deps.io.status(`Wrote ${shown}; \`import run ${shown} --job ${opts.jobId}\` finds nothing to update and runs the job. Fill in input.file before starting a new job with it.`);
   }
 }
 
-/** The job file text: the configuration as the job has it, confidence as comments. */
-export async function renderPulled(jobId: string, resources: JobResources, today: string): Promise<string> {
-  const YAML = await import('yaml');
-  const { configFromResources } = await import('../../jobfile/translate.js');
+/** What is known about how the job was started: this machine's record of it, and flags. */
+export interface PullContext { record?: JobRecord; pipeline?: string; name?: string }
+
+/**
+ * The job file text (without the modeline): pipeline and name when known, the input as a
+ * placeholder to fill in (with the uploaded file's name and kind when known), the output file
+ * type, and every configured resource, confidence as comments.
+ */
+export async function renderPulled(jobId: string, resources: JobResources, today: string, context: PullContext = {}): Promise<string> {
+  const [YAML, { configFromResources }, { describeInput }] = await Promise.all([
+    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'),
+  ]);
+  const { record } = context;
   const config = configFromResources(resources);
-  const doc = new YAML.Document({
-    version: 1,
-    // Seed: the start form (input, pipeline) cannot be read back; the input is a placeholder.
-    input: { file: './input.csv' },
-    config,
-  });
-  doc.commentBefore = ` Configuration of job ${jobId}, written by \`import pull\` on ${today}.\n The service does not return the job's input or pipeline: set input (and pipeline) before\n starting a new job with this file; \`import run <this file> --job ${jobId}\` reuses the job.`;
+  const job: Record<string, unknown> = { version: 1 };
+  const pipeline = context.pipeline ?? record?.pipeline;
+  if (pipeline !== undefined) job.pipeline = pipeline;
+  // The data source name the service keys the mapping by: the uploaded file's name, `jsonData`, or the sheet.
+  const source = Object.keys(resources.fields.columnFieldMapping ?? {})[0];
+  // The service does not return the job name either: without a record, the job is named after its input.
+  const derivedName = source && source !== 'default' ? source.replace(/\.[A-Za-z0-9]+$/, '') : undefined;
+  const name = context.name ?? record?.name ?? derivedName;
+  if (name !== undefined) job.name = name;
+  // Seed: the start form cannot be read back, so the input is a placeholder (`file:` left empty).
+  job.input = { file: null };
+  const outputFileType = record?.outputFileType;
+  if (outputFileType !== undefined) job.options = { outputFileType };
+  job.config = config;
+  const doc = new YAML.Document(job);
+  doc.commentBefore = ` Configuration of job ${jobId}, written by \`import pull\` on ${today}.\n`
+    + ` \`import run <this file> --job ${jobId}\` reuses the job: it sends only what differs, then runs it.`;
+  const inputNode = doc.get('input', true) as any;
+  const startedFrom = record ? describeInput(record.input) : source && source !== 'default' ? `${source}${resources.sheet ? ' (an Excel workbook)' : source === 'jsonData' ? ' (inline JSON rows)' : ''}` : undefined;
+  inputNode.commentBefore = ` Placeholder: the service does not return a job's input.${startedFrom ? ` This job was started from ${startedFrom}.` : ''}\n`
+    + ' Set file: to the data file\'s path (or use googleSheet, rows or rowsFile) before starting a new job with this file.';
+  if (pipeline === undefined) {
+    doc.commentBefore += '\n The service does not return the pipeline: add "pipeline: <id>" (or pass --pipeline to pull) before starting a new job.';
+  }
+  if (outputFileType === undefined) {
+    (doc.get('config', true) as any).commentBefore = ' options.outputFileType is not returned by the service: add "options: {outputFileType: excel}" if the job writes Excel.';
+  }
   const mappingNode = doc.getIn(['config', 'mapping'], true) as any;
   const mapped = Object.values(resources.fields.columnFieldMapping ?? {})[0] ?? {};
   for (const item of mappingNode?.items ?? []) {
-    const m = mapped[String(item.key.value ?? item.key)];
+    const m = (mapped as Record<string, { confidence?: unknown }>)[String(item.key.value ?? item.key)];
     if (m && typeof m.confidence === 'number') item.value.comment = ` confidence ${m.confidence.toFixed(2)}`;
   }
   const typesNode = doc.getIn(['config', 'dataTypes'], true) as any;
@@ -55,9 +99,16 @@ export async function renderPulled(jobId: string, resources: JobResources, today
 /** The `pull` command. */
 export function pullCommand(deps: Deps, run = pull): Command {
   const command = new Command('pull')
-    .description("write a job file that reproduces a job's current configuration")
+    .description("write a job file that reproduces a job's current configuration (the input left as a placeholder to fill in)")
     .argument('<jobId>', 'job id')
-    .option('--write <path>', 'write the job file there instead of stdout')
-    .action(async (jobId: string, o: { write?: string }) => run({ jobId: parseJobId(jobId), write: o.write }, deps));
-  return withExamples(command, ['import pull "$JOB" --write job.yaml', 'import pull "$JOB" > job.yaml']);
+    .option('--write <path>', 'write the job file there instead of stdout (never replaces a file without --force)')
+    .option('--force', 'replace the file given to --write', false)
+    .addOption(new Option('--schema-file [path]', 'also write the JSON Schema there (default: job-file.schema.json beside the job file) and point the editor modeline at it'))
+    .option('--pipeline <id>', 'pipeline id to write, when this machine did not start the job')
+    .option('--name <jobName>', 'job name to write, when this machine did not start the job')
+    .action(async (jobId: string, o: { write?: string; force: boolean; schemaFile?: string | boolean; pipeline?: string; name?: string }) => {
+      if (o.write === '') throw new UsageError('--write needs a path.');
+      return run({ jobId: parseJobId(jobId), write: o.write, force: o.force, schemaFile: o.schemaFile, pipeline: o.pipeline, name: o.name }, deps);
+    });
+  return withExamples(command, ['import pull "$JOB" --write job.yaml', 'import pull "$JOB" > job.yaml', 'import pull "$JOB" --write job.yaml --schema-file']);
 }

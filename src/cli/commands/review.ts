@@ -26,6 +26,8 @@ export interface ReviewOptions {
   all: boolean;
   /** The confidence bar as typed (`--min-confidence`); the job file's `review.minConfidence` otherwise. */
   minConfidence?: string;
+  /** Offline: pad or cut rows with the wrong number of cells instead of failing. */
+  lenient?: boolean;
 }
 
 /** Options of `reviewForRun` (`import run job.yaml --interactive`). */
@@ -84,6 +86,7 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
         preScripts: job.scripts?.preColumnMapping,
         localScripts: job.localScripts,
         useFullData: job.options.useFullData,
+        lenient: opts.lenient,
         warn: (m) => deps.io.warn(m),
       });
       const read = await flow.readColumnSamples(job, analysis.resources.sheet?.sheetSelection.selected ?? sheet, undefined, deps);
@@ -176,8 +179,9 @@ export function reviewCommand(deps: Deps, run = review): Command {
     .option('--redact', 'mask sample values (first character kept, the rest starred by length class)', false)
     .option('--all', 'ask about every data type and suggestion, not only those under the confidence bar', false)
     .option('--min-confidence <x>', 'confidence bar from 0 to 1 (default: review.minConfidence of the job file)')
-    .action(async (jobFile: string, o: { save: boolean; dryRun: boolean; job?: string; redact: boolean; all: boolean; minConfidence?: string }) =>
-      run({ jobFile, save: o.save, dryRun: o.dryRun, job: o.job, redact: o.redact, all: o.all, minConfidence: o.minConfidence }, deps));
+    .option('--lenient', 'with --dry-run: pad or cut rows with the wrong number of cells instead of failing', false)
+    .action(async (jobFile: string, o: { save: boolean; dryRun: boolean; job?: string; redact: boolean; all: boolean; minConfidence?: string; lenient: boolean }) =>
+      run({ jobFile, save: o.save, dryRun: o.dryRun, job: o.job, redact: o.redact, all: o.all, minConfidence: o.minConfidence, lenient: o.lenient }, deps));
   return withExamples(command, [
     'import review job.yaml --dry-run --save',
     'JOB=$(import review job.yaml --save) && import run job.yaml --job "$JOB"',

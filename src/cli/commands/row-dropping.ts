@@ -8,7 +8,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the row dropping resource is read, written and shown. */
 export const rowDroppingSpec: UpdatableSpec<'rowDropping'> = {
   noun: 'row-dropping', key: 'rowDropping', label: 'row dropping methods', hint: '--drop <method>:<fields> or --clear',
-  get: (client, jobId) => client.rowDropping.get(jobId),
+  get: (client, jobId) => client.rowDropping.getWithBody(jobId),
   update: (client, jobId, body) => client.rowDropping.update(jobId, body),
   table: 'rowDroppingTable',
 };

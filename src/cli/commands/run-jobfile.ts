@@ -31,7 +31,13 @@ export async function runJobFile(opts: RunJobFileOptions, deps: Deps): Promise<v
   if (!opts.yes && !opts.interactive) jp.checkReviewGate(plan, job);
   jp.checkDropLimit(limit, plan.dataEffect, job);
 
-  const { sent } = await session.applyJobFile(job, client, jobId, resources, (u) => deps.io.status(`Updated ${u.resource}.`));
+  const checks = await import('../job-checks.js');
+  const { sent } = await session.applyJobFile(job, client, jobId, resources, (u) => deps.io.status(`Updated ${u.resource}.`), {
+    io: deps.io,
+    jobFile: checks.shownPath(job, deps),
+    // The columns of a newly selected sheet are checked before anything else is sent.
+    afterSheet: (now) => checks.checkAgainstService(job, now, jobId, deps, { columns: true, started: false }),
+  });
   if (!sent.length) deps.io.status('Nothing to update.');
 
   // A job file always says whether to wait (run.wait, default true), so false is sent too.

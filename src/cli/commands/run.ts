@@ -58,26 +58,12 @@ export async function sendRun(jobId: string, body: RunRequest, deps: Deps): Prom
   const timeoutMs = wait && !deps.settings.timeoutExplicit ? Math.max(deps.settings.timeoutMs, RUN_WAIT_TIMEOUT_MS) : undefined;
   if (wait && deps.io.isStderrTTY) deps.io.status(`Running job ${jobId} and waiting for it to complete...`);
   const answer = await client.run.send(jobId, body, { timeoutMs });
+  // Seed: the answer of run is not shown; the contract's RunAnswer reads any answer (object, text, nothing).
+  const [{ check }, { RunAnswer }] = await Promise.all([import('../../contract/check.js'), import('../../contract/schemas.js')]);
+  const read = check(RunAnswer, answer);
   if (!isEmptyAnswer(answer) || deps.settings.output !== 'table') await printResource(deps, answer ?? null, 'answerTable');
-  const failure = jobFailure(answer);
-  if (failure !== undefined) throw new ApiError(`Job ${jobId} failed${failure ? `: ${failure}` : ''}.`);
+  if (read.ok && read.value.failed) throw new ApiError(`Job ${jobId} failed${read.value.failure ? `: ${read.value.failure}` : ''}.`);
   deps.io.status(wait ? `Job ${jobId} completed.` : `Job ${jobId} is running.`);
-}
-
-/**
- * The failure an answer reports, if any. Seed: the answer of run is not shown; we treat an object
- * whose `status`/`state` says failed or error, or that holds an `error`, as a failed job.
- */
-export function jobFailure(answer: unknown): string | undefined {
-  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
-  const a = answer as Record<string, any>;
-  const state = a.status ?? a.state;
-  const failed = (typeof state === 'string' && /^(failed|failure|error|errored)$/i.test(state)) || (a.error !== undefined && a.error !== null && a.error !== false);
-  if (!failed) return undefined;
-  const error = a.error;
-  if (typeof error === 'string') return error;
-  if (error && typeof error.message === 'string') return error.message;
-  return typeof a.message === 'string' ? a.message : '';
 }
 
 /** An answer with nothing to show in a table (no body, empty text or an empty object). */

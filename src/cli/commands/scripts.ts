@@ -6,7 +6,7 @@ import { getResource, resourceCommand, type GetOptions, type ResourceSpec } from
 /** How the scripts resource is read and shown (it cannot be updated). */
 export const scriptsSpec: ResourceSpec<'scripts'> = {
   noun: 'scripts', key: 'scripts', label: 'scripts',
-  get: (client, jobId) => client.scripts.get(jobId),
+  get: (client, jobId) => client.scripts.getWithBody(jobId),
   table: 'scriptsTable',
 };
 

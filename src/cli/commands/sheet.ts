@@ -9,7 +9,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the sheet selection is read, written (to the fields path, seed note 6) and shown. */
 export const sheetSpec: UpdatableSpec<'sheet'> = {
   noun: 'sheet', key: 'sheet', label: 'selected sheet', hint: 'the sheet name (import sheet update <jobId> <sheetName>)',
-  get: (client, jobId) => client.sheet.get(jobId),
+  get: (client, jobId) => client.sheet.getWithBody(jobId),
   update: (client, jobId, body) => client.sheet.update(jobId, body),
   toWire: (selected) => ({ sheetSelection: { selected } }),
   table: 'sheetTable',
@@ -28,7 +28,7 @@ export function sheetUpdate(opts: SheetUpdateOptions, deps: Deps): Promise<void>
   return updateResource(sheetSpec, opts, deps, {
     hasFlags: opts.sheetName !== undefined,
     flags: () => (opts.sheetName !== undefined ? { sheet: opts.sheetName } : {}),
-    check: (fragment, current) => checkSheet(opts.jobId, fragment.sheet, current),
+    check: (selected, { current }) => checkSheet(opts.jobId, selected, current),
   });
 }
 

@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { OutputFileType, StartForm } from '../../contract/index.js';
+import { parseJson } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { collect, parseOutputFileType, parseUrl } from '../flags.js';
@@ -96,6 +97,8 @@ export async function start(opts: StartOptions, deps: Deps): Promise<void> {
   const progress = file ? startProgress(deps.io, `Uploading ${basename(file.path)}`, file.size) : undefined;
   const jobId = await client.start.send({ form, file, onProgress: progress ? (n) => progress.update(n) : undefined });
   progress?.finish();
+  // What was sent, for `import pull` (the service cannot return the start form).
+  await (await import('../job-record.js')).saveJobRecord(deps, jobId, form, file?.path);
   printJobId(deps, jobId);
 }
 
@@ -147,7 +150,8 @@ export async function readRows(source: string, deps: Deps): Promise<Record<strin
 export function parseRows(text: string, shown: string): Record<string, unknown>[] {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Keeps the written order of each row's keys: they become the columns (a "1962" column stays in place).
+    value = parseJson(text);
   } catch (error) {
     throw new UsageError(`--json-data ${shown} is not valid JSON (${(error as Error).message}); pass a JSON array of row objects.`);
   }

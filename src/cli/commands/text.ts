@@ -1,6 +1,7 @@
 /** `import text get|update <jobId>`: casing and regular-expression replacement per field. */
 import type { Command } from 'commander';
 import type { Casing } from '../../contract/index.js';
+import { orderedObject } from '../../contract/json.js';
 import type { JobFileConfig } from '../../jobfile/types.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../../errors.js';
@@ -10,7 +11,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the text processing resource is read, written and shown. */
 export const textSpec: UpdatableSpec<'text'> = {
   noun: 'text', key: 'text', label: 'text processing methods', hint: "--case <field>=<casing>, --replace '<field>=/<regex>/<replacement>/' or --clear-replace <field>",
-  get: (client, jobId) => client.text.get(jobId),
+  get: (client, jobId) => client.text.getWithBody(jobId),
   update: (client, jobId, body) => client.text.update(jobId, body),
   table: 'textTable',
 };
@@ -37,7 +38,7 @@ export function textUpdate(opts: TextUpdateOptions, deps: Deps): Promise<void> {
     flags: () => {
       const text: NonNullable<JobFileConfig['text']> = {};
       if (opts.casing.length) text.casing = Object.fromEntries(opts.casing.map((c) => [c.field, c.casing]));
-      if (replaced) text.regexReplacement = opts.replace;
+      if (replaced) text.regexReplacement = Object.fromEntries(Object.entries(opts.replace).map(([field, rules]) => [field, new Map(Object.entries(rules))]));
       return Object.keys(text).length ? { text } : {};
     },
   });
@@ -46,12 +47,14 @@ export function textUpdate(opts: TextUpdateOptions, deps: Deps): Promise<void> {
 /** Commander's values of `text update` as options (throws UsageError on a bad flag). */
 export function textUpdateOptions(jobId: string, raw: TextRawOptions): TextUpdateOptions {
   const parsed = (raw.case ?? []).map(parseCase);
-  const replace: Record<string, Record<string, string>> = {};
-  for (const { field, pattern, replacement } of (raw.replace ?? []).map(parseReplace)) replace[field] = { ...replace[field], [pattern]: replacement };
+  // Rules keep the order given ("9" before "0" too): they apply in that order.
+  const rules = new Map<string, [string, string][]>();
+  for (const { field, pattern, replacement } of (raw.replace ?? []).map(parseReplace)) rules.set(field, [...(rules.get(field) ?? []), [pattern, replacement]]);
   for (const field of (raw.clearReplace ?? []).map(parseClearReplace)) {
-    if (replace[field]) throw new UsageError(`--replace and --clear-replace both name the field "${field}"; keep one.`);
-    replace[field] = {};
+    if (rules.has(field)) throw new UsageError(`--replace and --clear-replace both name the field "${field}"; keep one.`);
+    rules.set(field, []);
   }
+  const replace = orderedObject([...rules].map(([field, pairs]) => [field, orderedObject(pairs)] as const));
   return {
     jobId: parseJobId(jobId), data: raw.data,
     casing: parsed.map(({ field, casing }) => ({ field, casing })),

@@ -8,7 +8,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the data types resource is read, written and shown. */
 export const typesSpec: UpdatableSpec<'dataTypes'> = {
   noun: 'types', key: 'dataTypes', label: 'data types', hint: '--type <field>=<type>',
-  get: (client, jobId) => client.types.get(jobId),
+  get: (client, jobId) => client.types.getWithBody(jobId),
   update: (client, jobId, body) => client.types.update(jobId, body),
   table: 'typesTable',
 };

@@ -8,7 +8,7 @@ import { getResource, resourceCommand, updateResource, updateSubcommand, type Ge
 /** How the units resource is read, written and shown. */
 export const unitsSpec: UpdatableSpec<'units'> = {
   noun: 'units', key: 'units', label: 'unit conversions', hint: '--unit <field>=<from>:<to> or --clear-unit <field>',
-  get: (client, jobId) => client.units.get(jobId),
+  get: (client, jobId) => client.units.getWithBody(jobId),
   update: (client, jobId, body) => client.units.update(jobId, body),
   table: 'unitsTable',
 };

@@ -1,11 +1,21 @@
 /** Running a job. */
 import type { RunRequest } from '../../contract/index.js';
+import { check } from '../../contract/check.js';
+import { RunRequest as RunRequestSchema } from '../../contract/schemas.js';
+import { UsageError } from '../../errors.js';
 import type { CallOptions } from '../client.js';
 import { path } from '../path.js';
 import { Resource } from '../resource.js';
 
 /** POST /run/{jobId}. */
 export class Run extends Resource {
-  /** Runs the job; never retried, since a repeat could run it twice. The answer is JSON or text (seed: not shown). */
-  send(jobId: string, body: RunRequest, o?: CallOptions) { return this.client.post<unknown>(path`/run/${jobId}`, { body, retry: false, expect: 'lenient', ...o }); }
+  /**
+   * Runs the job with the run body (checked strictly first); never retried, since a repeat could
+   * run it twice. The answer is JSON, text or nothing (seed: not shown); see contract RunAnswer.
+   */
+  send(jobId: string, body: RunRequest, o?: CallOptions) {
+    const checked = check(RunRequestSchema, body);
+    if (!checked.ok) throw new UsageError(`The run body is not in the seed's shape: ${checked.problem.path || 'the body'} ${checked.problem.problem}; nothing was sent.`);
+    return this.client.post<unknown>(path`/run/${jobId}`, { body: checked.value, retry: false, expect: 'lenient', ...o });
+  }
 }

@@ -106,7 +106,7 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
         // Trailing empty cells are not stored in XLSX: short rows are normal and padded.
         if (used > width) {
           if (!lenient) {
-            throw new UsageError(`${display}, sheet "${sheet.name}", row ${row.number}: row has a value in column ${used} but the header has ${width} columns; add a header for it or pass --lenient to cut such rows.`);
+            throw new UsageError(`${display}, sheet "${sheet.name}", row ${row.number}: row has a value in column ${used} but the header has ${width} column${width === 1 ? '' : 's'}; add a header for it or pass --lenient to cut such rows.`);
           }
           if (opts.report) opts.report.rowsRepaired++;
         }

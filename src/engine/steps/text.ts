@@ -1,10 +1,11 @@
 /**
- * Step 8, text processing: per field, every regular-expression replacement in key order, then
+ * Step 8, text processing: per field, every regular-expression replacement in written order, then
  * the casing. Text rules act on text values only: number cells (after the data-type step) are
  * left alone, since rewriting a number's text and parsing it back would make the type step's
  * work depend on a later step. date_time values are text (`YYYY-MM-DDTHH:mm:ss`) and are processed.
  */
 import { CASINGS, READ_ONLY_CASINGS, type Casing } from '../../contract/index.js';
+import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
@@ -181,7 +182,8 @@ function validate(config: EngineConfig): FieldRules[] {
     if (replacements === null || typeof replacements !== 'object') {
       throw new UsageError(`regexReplacement for field "${field}" must map patterns to replacement text.`);
     }
-    for (const [pattern, replacement] of Object.entries(replacements)) {
+    // The rules are a Map in the order they were written ("9" before "0" stays so); the order is their meaning.
+    for (const [pattern, replacement] of entriesInOrder(replacements)) {
       if (typeof replacement !== 'string') {
         throw new UsageError(`Replacement for pattern ${JSON.stringify(pattern)} of field "${field}" must be text (it may be empty).`);
       }

@@ -13,13 +13,18 @@ function run(rows: Row[], config: TextProcessingConfig) {
 }
 
 describe('text step', () => {
-  it('applies every regular-expression replacement globally, in key order, with $1 references', async () => {
-    const { out } = run([['(555) 123-4567'], ['abc']], { regexReplacement: { name: { '[()\\s-]': '', '^(\\d{3})(\\d{3})': '$1.$2.' } } });
+  it('applies every regular-expression replacement globally, in written order, with $1 references', async () => {
+    const { out } = run([['(555) 123-4567'], ['abc']], { regexReplacement: { name: new Map([['[()\\s-]', ''], ['^(\\d{3})(\\d{3})', '$1.$2.']]) } });
     await expectRows(out, [{ name: '555.123.4567' }, { name: 'abc' }]);
   });
 
+  it('applies rules in written order even when the patterns are integer-like ("9" before "0")', async () => {
+    const { out } = run([['90']], { regexReplacement: { name: new Map([['9', 'X'], ['0', '9']]) } });
+    await expectRows(out, [{ name: 'X9' }]);
+  });
+
   it('applies casing after the replacements', async () => {
-    const { out } = run([['  mary  ']], { regexReplacement: { name: { '^\\s+|\\s+$': '' } }, casing: { name: 'upper' } });
+    const { out } = run([['  mary  ']], { regexReplacement: { name: new Map([['^\\s+|\\s+$', '']]) }, casing: { name: 'upper' } });
     await expectRows(out, [{ name: 'MARY' }]);
   });
 
@@ -40,12 +45,12 @@ describe('text step', () => {
   });
 
   it('makes a value that becomes empty missing', async () => {
-    const { out } = run([['N/A'], ['x']], { regexReplacement: { name: { '^N/A$': '' } }, casing: { name: 'upper' } });
+    const { out } = run([['N/A'], ['x']], { regexReplacement: { name: new Map([['^N/A$', '']]) }, casing: { name: 'upper' } });
     await expectRows(out, [{ name: null }, { name: 'X' }]);
   });
 
   it('counts changed cells per rule', async () => {
-    const { out, ctx } = run([['a-b'], ['cd'], ['E-F']], { regexReplacement: { name: { '-': ' ' } }, casing: { name: 'lower' } });
+    const { out, ctx } = run([['a-b'], ['cd'], ['E-F']], { regexReplacement: { name: new Map([['-', ' ']]) }, casing: { name: 'lower' } });
     await expectRows(out, [{ name: 'a b' }, { name: 'cd' }, { name: 'e f' }]);
     expect(ctx.report.textChanges).toEqual([
       { rule: 'regex -', field: 'name', count: 2, examples: [{ before: 'a-b', after: 'a b' }, { before: 'E-F', after: 'E F' }] },
@@ -54,12 +59,12 @@ describe('text step', () => {
   });
 
   it('leaves number values alone', async () => {
-    const config = makeConfig({ text: { regexReplacement: { n: { '1': '2' } } } });
+    const config = makeConfig({ text: { regexReplacement: { n: new Map([['1', '2']]) } } });
     await expectRows(text.apply(makeTable(['n'], [[1], ['1']], { types: ['number'] }), config, makeContext()), [{ n: 1 }, { n: '2' }]);
   });
 
   it('refuses an invalid pattern, naming the field and the pattern', () => {
-    const config = makeConfig({ text: { regexReplacement: { name: { '([a-z': '' } } } });
+    const config = makeConfig({ text: { regexReplacement: { name: new Map([['([a-z', '']]) } } });
     expect(() => text.check!(config, ['name'], makeContext())).toThrow(UsageError);
     expect(() => text.check!(config, ['name'], makeContext())).toThrow(/Regular expression "\(\[a-z" for field "name" is invalid/);
   });

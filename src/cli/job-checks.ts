@@ -1,0 +1,184 @@
+/**
+ * The checks a job file passes before anything is sent: offline (its input is there and readable,
+ * the columns and fields it names exist in the input's header and its `schema`), then, once a
+ * job is started and read, against the service's own columns, fields and sheets. `validate` runs
+ * the offline part; `run`, `plan` and `dry-run` run both parts that apply.
+ */
+import { access, constants, stat } from 'node:fs/promises';
+import { basename, dirname, relative } from 'node:path';
+import type { JobResources } from '../contract/index.js';
+import { JobFileError, type JobFileProblem } from '../errors.js';
+import { checkJobFile, type KnownFacts } from '../jobfile/check.js';
+import type { JobFile } from '../jobfile/types.js';
+import type { Deps } from './deps.js';
+
+/** The outcome of the offline part: problems, and what was read to find them (said on stderr). */
+export interface OfflineCheck { problems: JobFileProblem[]; notes: string[] }
+
+/** How a job file is named in messages (as the user gave it, relative to the working folder when inside it). */
+export function shownPath(job: JobFile, deps: Deps): string {
+  const rel = relative(deps.cwd, job.path);
+  return rel && !rel.startsWith('..') ? rel : job.path;
+}
+
+/**
+ * What the offline part may let through: a placeholder input (`validate`, `--job`), an input file
+ * this machine lacks (`--job`). `engine`: the embedded engine will process the file (a dry run),
+ * so with no `schema` the fields are the input's columns (its identity suggestions); against a
+ * service, a pipeline without a local `schema` may expect any field, so fields are checked once
+ * the service has said which.
+ */
+export interface OfflineOptions { placeholderOk: boolean; missingOk: boolean; engine?: boolean }
+
+/** Options for a command that starts a job from the file: the input must be there. */
+export const NEEDS_INPUT: OfflineOptions = { placeholderOk: false, missingOk: false };
+/** Options for a dry run: the input must be there, and the engine's suggestions are known. */
+export const DRY_RUN: OfflineOptions = { placeholderOk: false, missingOk: false, engine: true };
+/** Options for a command that reuses a started job (`--job`): the input is not needed. */
+export const REUSES_JOB: OfflineOptions = { placeholderOk: true, missingOk: true };
+
+/**
+ * The offline part: the input exists and its header can be read; every column, field and sheet
+ * the job file names is in that header, the workbook and the job file's `schema`.
+ */
+export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOptions): Promise<OfflineCheck> {
+  const file = shownPath(job, deps);
+  const problems: JobFileProblem[] = [];
+  const notes: string[] = [];
+  const at = (path: (string | number)[], message: string) => {
+    const pos = job.positionOf(path) ?? { line: 1, col: 1 };
+    problems.push({ file, line: pos.line, col: pos.col, message });
+  };
+  const facts: KnownFacts = {};
+  if (job.schema && job.schema.expectedFields.length > 0) {
+    facts.fields = { expected: job.schema.expectedFields, optional: job.schema.optionalFields, from: `the pipeline's schema in ${basename(job.path)}` };
+  }
+
+  const { input } = job;
+  if (input.placeholder) {
+    if (!opts.placeholderOk) at(['input', 'file'], 'input.file is empty, a placeholder: set the path of the data file to start a job from this file, or pass --job <id> to reuse a started one.');
+  }
+  for (const key of ['file', 'rowsFile'] as const) {
+    const path = input[key];
+    if (path === undefined) continue;
+    const why = await unreadable(path);
+    if (why && !(opts.missingOk && why === 'does not exist')) {
+      at(['input', key], `input.${key} ${relative(dirname(job.path), path) || path} ${why} (paths are relative to the job file's folder); fix the path.`);
+    }
+  }
+  for (const [id, path] of Object.entries(job.localScripts)) {
+    const why = await unreadable(path, { allowEmpty: true });
+    if (why) at(['localScripts', id], `localScripts.${id}: the module ${path} ${why}; fix the path (relative to the job file's folder).`);
+  }
+
+  const preScripts = job.scripts?.preColumnMapping.length ?? 0;
+  if (problems.length === 0 && !input.googleSheet && !input.placeholder && (input.file || input.rows || input.rowsFile)) {
+    if (input.file && !(await exists(input.file))) {
+      // A reused job (--job) may come from a file this machine does not have: nothing to read.
+      notes.push(`The input ${basename(input.file)} is not here, so its columns were not checked.`);
+    } else {
+      try {
+        const header = await readHeader(job);
+        if (header.sheets) facts.sheets = { names: header.sheets, from: header.name };
+        if (preScripts > 0) {
+          notes.push(`The columns were not checked: scripts.preColumnMapping runs before the mapping and may change them.`);
+        } else if (header.columns) {
+          facts.columns = { names: header.columns, from: header.sheet ? `sheet "${header.sheet}" of ${header.name}` : header.name };
+          if (opts.engine && !facts.fields) facts.suggestedFields = { names: header.columns, from: `${facts.columns.from} (no schema: each column is its own field)` };
+          const fieldsToo = facts.fields ? ' and fields' : opts.engine ? ' and fields (no schema: the columns are the fields)' : '';
+          notes.push(`Read the header of ${facts.columns.from} (${header.columns.length} column${header.columns.length === 1 ? '' : 's'}) to check the columns${fieldsToo} the job file names.`);
+        }
+      } catch (error) {
+        const key = input.file ? 'file' : input.rowsFile ? 'rowsFile' : 'rows';
+        at(['input', key], `input.${key} cannot be read: ${(error as Error).message.replace(/\.$/, '')}.`);
+      }
+    }
+  } else if (input.googleSheet) {
+    notes.push('The input is a Google Sheet, not read offline: its columns are checked when a dry run reads it, or against the service once a job is started.');
+  }
+  problems.push(...checkJobFile(job, facts, file));
+  return { problems: sortProblems(problems), notes };
+}
+
+/** Throws a JobFileError (exit 2) listing every problem, when there are any. */
+export function throwProblems(problems: JobFileProblem[]): void {
+  const [first] = problems;
+  if (!first) return;
+  throw new JobFileError(`${first.file}:${first.line}:${first.col}`, first.message, problems);
+}
+
+/** Facts from the service's reads of a started job: its columns, sheets and the pipeline's fields. */
+export function serviceFacts(resources: JobResources, jobId: string, opts: { columns: boolean }): KnownFacts {
+  const facts: KnownFacts = {};
+  const from = `the service's job ${jobId}`;
+  const fields = resources.fields;
+  if (opts.columns && (fields.inputColumns ?? []).length > 0) facts.columns = { names: fields.inputColumns, from: `the input of ${from}` };
+  if ((fields.expectedFields ?? []).length > 0) {
+    const expected = [...fields.expectedFields];
+    for (const f of fields.optionalFields ?? []) if (!expected.includes(f)) expected.push(f);
+    facts.fields = { expected, optional: fields.optionalFields ?? [], from: `the pipeline of ${from}` };
+  }
+  if (!facts.fields) {
+    const suggested = new Set<string>();
+    for (const columns of Object.values(fields.columnFieldMapping ?? {})) for (const m of Object.values(columns)) suggested.add(m.field);
+    // A service that lists no fields and suggests no mapping tells nothing about fields: unchecked.
+    if (suggested.size > 0) facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}` };
+  }
+  const sheets = resources.sheet?.sheetSelection.sheets;
+  if (sheets && sheets.length) facts.sheets = { names: sheets, from: `the workbook of ${from}` };
+  return facts;
+}
+
+/** The online part: the job file against the service's answers; throws (exit 2) naming the started job when it cannot apply. */
+export function checkAgainstService(job: JobFile, resources: JobResources, jobId: string, deps: Deps, opts: { columns: boolean; started: boolean }): void {
+  const problems = checkJobFile(job, serviceFacts(resources, jobId, opts), shownPath(job, deps));
+  if (!problems.length) return;
+  deps.io.status(opts.started
+    ? `Job ${jobId} was started, but nothing was updated or run: the job file does not fit it. Fix the job file, then \`import run ${shownPath(job, deps)} --job ${jobId}\` reuses the job.`
+    : `Nothing was updated or run on job ${jobId}: the job file does not fit it.`);
+  throwProblems(sortProblems(problems));
+}
+
+interface Header { name: string; sheet?: string; sheets?: string[]; columns?: string[] }
+
+/** The input's header: columns (of the sheet the job selects, for a workbook) and the workbook's sheets. */
+async function readHeader(job: JobFile): Promise<Header> {
+  const [{ openJobInput }, { suggestSheet }] = await Promise.all([import('./job-input.js'), import('../engine/suggest.js')]);
+  const source = await openJobInput(job);
+  const sheets = await source.sheets();
+  if (sheets) {
+    const names = sheets.map((s) => s.name);
+    const sheet = job.config.sheet ?? suggestSheet(sheets, job.schema).selected;
+    const chosen = sheets.find((s) => s.name === sheet);
+    return { name: source.name, sheets: names, sheet: chosen?.name, columns: chosen?.columns };
+  }
+  const table = await source.open({ lenient: true });
+  // Only the header is needed: let the reader close the file.
+  const batches = table.batches[Symbol.asyncIterator]();
+  try { await batches.next(); } finally { await batches.return?.(undefined); }
+  return { name: source.name, columns: table.columns };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+/** Why a data file cannot be used (does not exist, is a folder, is empty, cannot be read), or undefined. */
+async function unreadable(path: string, opts: { allowEmpty?: boolean } = {}): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return 'is a folder, not a file';
+    if (info.size === 0 && !opts.allowEmpty) return 'is empty';
+    await access(path, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'does not exist';
+    if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
+    return `cannot be read (${code ?? (error as Error).message})`;
+  }
+}
+
+function sortProblems(problems: JobFileProblem[]): JobFileProblem[] {
+  return [...problems].sort((a, b) => a.line - b.line || a.col - b.col);
+}

@@ -1,0 +1,133 @@
+/**
+ * The job file against what is known about its input and pipeline: every column it names must be
+ * a column of the input, every field a field of the pipeline (or one the mapping creates), the
+ * sheet one of the workbook's. The same checks run offline (the local input's header and the
+ * job file's `schema`) and, after `start` and the reads, against the service's answers, so a
+ * job file that cannot apply is stopped before anything is sent or updated.
+ */
+import type { FieldsRead, JobConfig } from '../contract/index.js';
+import { entriesInOrder } from '../contract/json.js';
+import type { JobFileProblem } from '../errors.js';
+import { suggestKey } from './suggest-key.js';
+import type { JobFile } from './types.js';
+
+/** What is known about the job's input and pipeline; each member is absent when unknown. */
+export interface KnownFacts {
+  /** The input's columns (as the mapping sees them) and where they come from ("customers.csv"). */
+  columns?: { names: string[]; from: string };
+  /** The workbook's sheets and where they come from. */
+  sheets?: { names: string[]; from: string };
+  /** The pipeline's fields (expected, optional ones included) and where they come from ("the job file's schema"). */
+  fields?: { expected: string[]; optional: string[]; from: string };
+  /**
+   * With no pipeline fields known, the fields there will be anyway: those the service's
+   * suggestions map to (online), or the input's columns (a dry run's identity suggestions).
+   * Absent: fields cannot be checked (a real pipeline may expect any).
+   */
+  suggestedFields?: { names: string[]; from: string };
+}
+
+/** Every problem of the job file against the facts, located at the key that names the missing thing. */
+export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: string): JobFileProblem[] {
+  const problems: JobFileProblem[] = [];
+  const at = (path: (string | number)[], message: string) => {
+    const pos = job.positionOf(path) ?? job.positionOf(path.slice(0, -1)) ?? { line: 1, col: 1 };
+    problems.push({ file: displayPath, line: pos.line, col: pos.col, message });
+  };
+  const config = job.config;
+  const columns = facts.columns && new Set(facts.columns.names);
+  const expected = facts.fields && new Set(facts.fields.expected);
+
+  if (config.sheet !== undefined && facts.sheets && !facts.sheets.names.includes(config.sheet)) {
+    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${list(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them')}`);
+  }
+
+  const mapping = entriesInOrder(config.mapping ?? {});
+  for (const [column, field] of mapping) {
+    if (columns && !columns.has(column)) {
+      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it')}`);
+    }
+    if (field !== null && expected && !expected.has(field)) {
+      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them')}`);
+    }
+  }
+
+  // Fields the configuration may name: the pipeline's (or, with none known, the suggested ones)
+  // and those the job file's mapping creates.
+  const mappedFields = mapping.map(([, f]) => f).filter((f): f is string => f !== null);
+  const knownFields = expected ? [...facts.fields!.expected, ...mappedFields]
+    : facts.suggestedFields ? [...facts.suggestedFields.names, ...mappedFields] : undefined;
+  if (knownFields) {
+    const known = new Set(knownFields);
+    const whereKnown = expected
+      ? `${facts.fields!.from} does not have it and config.mapping does not map a column to it`
+      : `it is not a field of ${facts.suggestedFields!.from} and config.mapping does not map a column to it`;
+    const field = (path: (string | number)[], name: string, section: string) => {
+      if (!known.has(name)) at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping')}`);
+    };
+    for (const [name] of entriesInOrder(config.combining ?? {})) field(['config', 'combining', name], name, 'config.combining');
+    for (const [name] of entriesInOrder(config.dataTypes ?? {})) field(['config', 'dataTypes', name], name, 'config.dataTypes');
+    for (const [name] of entriesInOrder(config.units ?? {})) field(['config', 'units', name], name, 'config.units');
+    for (const [name] of entriesInOrder(config.impute ?? {})) field(['config', 'impute', name], name, 'config.impute');
+    for (const [name] of entriesInOrder(config.text?.regexReplacement ?? {})) field(['config', 'text', 'regexReplacement', name], name, 'config.text.regexReplacement');
+    for (const [name] of entriesInOrder(config.text?.casing ?? {})) field(['config', 'text', 'casing', name], name, 'config.text.casing');
+    (config.rowDropping ?? []).forEach((rule, i) => rule.fields.forEach((name, j) => field(['config', 'rowDropping', i, 'fields', j], name, `config.rowDropping[${i}].fields`)));
+    // Pivot runs after mapping, on fields.
+    for (const role of ['pivotColumns', 'valueColumns', 'indexColumns'] as const) {
+      (config.pivot?.[role] ?? []).forEach((name, j) => field(['config', 'pivot', role, j], name, `config.pivot.${role}`));
+    }
+  }
+
+  if (columns) {
+    for (const [name, c] of entriesInOrder(config.combining ?? {})) {
+      (c.order ?? []).forEach((column, j) => {
+        const path = ['config', 'combining', name, 'order', j];
+        if (!columns.has(column)) {
+          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it')}`);
+        } else if (config.mapping && Object.hasOwn(config.mapping, column) && config.mapping[column] !== name) {
+          at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping[column] === null ? 'nothing' : `"${config.mapping[column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
+        }
+      });
+    }
+  }
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** A required field with no column after the job file's mapping, and a line that would give it one. */
+export interface EmptyField { field: string; suggestion: string }
+
+/**
+ * Required fields (expected and not optional) that no column is mapped to in the configuration
+ * about to be applied: the engine would write them as empty columns in every row.
+ */
+export function requiredFieldsWithoutColumn(desired: Required<JobConfig>, fields: FieldsRead): EmptyField[] {
+  const mapped = new Set<string>();
+  const mappedColumns = new Set<string>();
+  for (const [, columns] of entriesInOrder(desired.fields.columnFieldMapping)) {
+    for (const [column, m] of entriesInOrder(columns)) { mapped.add(m.field); mappedColumns.add(column); }
+  }
+  const optional = new Set(fields.optionalFields ?? []);
+  const free = (fields.inputColumns ?? []).filter((c) => !mappedColumns.has(c));
+  return (fields.expectedFields ?? []).filter((f) => !optional.has(f) && !mapped.has(f)).map((field) => {
+    const column = (free.length <= 2000 ? suggestKey(field, free) : undefined) ?? free[0] ?? '<column>';
+    return { field, suggestion: `${yamlKey(column)}: ${field}` };
+  });
+}
+
+/** A name as a YAML key, quoted when it needs to be. */
+function yamlKey(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
+}
+
+/** Names for a message: all of them when few, else the first ten and how many more. */
+function list(names: string[]): string {
+  if (names.length === 0) return '(none)';
+  const shown = names.slice(0, 10).map((n) => (n === '' ? '""' : n)).join(', ');
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
+}
+
+/** "did you mean X?" when a known name is close, else the fix given (no hint among very many names: it would cost too much). */
+function fix(name: string, known: string[], otherwise: string): string {
+  const hint = known.length <= 2000 ? suggestKey(name, known) : undefined;
+  return hint !== undefined ? `did you mean "${hint}"?` : `${otherwise}.`;
+}
