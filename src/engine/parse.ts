@@ -413,7 +413,7 @@ export function formatDate(parts: DateParts): string {
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
+export function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;

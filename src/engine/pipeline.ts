@@ -151,7 +151,7 @@ function mayRunParallel(setup: JobSetup, options: RunOptions): boolean {
   // IMPORT_ENGINE_THREADS=1 forces one thread (tests compare both paths with it).
   if (process.env.IMPORT_ENGINE_THREADS === '1') return false;
   return setup.input.kind === 'csv' && setup.input.size >= PARALLEL_MIN_BYTES && !setup.useFullData
-    && (setup.preScripts ?? []).length === 0 && options.output?.format !== 'excel';
+    && (setup.preScripts ?? []).length === 0;
 }
 
 /** With IMPORT_ENGINE_TRACE=1, says on stderr which path a run took (for tests and benchmarks). */
@@ -181,7 +181,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
     collector?.push(batch);
     profiler?.push(batch);
   });
-  if (options.output) await writeTable(counted, options.output.path, options.output.format);
+  if (options.output) await writeTable(counted, options.output.path, options.output.format, ctx.warn);
   else for await (const _ of counted.batches) { /* drain */ }
   ctx.rejects?.release();
 

@@ -15,6 +15,8 @@ export interface WorkerJob {
   config: EngineConfig;
   schema: PipelineSchema;
   orders: SlashOrders;
+  /** The output's format: batches carry CSV lines, or sheet rows with placeholder row numbers (write/xlsx.ts). */
+  output: 'csv' | 'excel';
   /** Send each batch's output rows too (the run webhook's data table, rejected rows' values). */
   collectRows: boolean;
   /** Report rejected rows and emptied cells (rejects.ts) with the batches. */
@@ -48,7 +50,7 @@ export type RuleOutcome =
  */
 export interface BatchMessage {
   type: 'batch';
-  /** Bytes of the rows' CSV lines (UTF-8, each ending in `\n`). */
+  /** Bytes of the rows' output text (UTF-8): CSV lines each ending in `\n`, or `<row>` elements. */
   length: number;
   /** Bytes of the serialized BatchData after them. */
   dataLength: number;
@@ -58,8 +60,10 @@ export interface BatchMessage {
 
 /** What the merge needs of a batch besides its text. */
 export interface BatchData {
-  /** End offset (bytes) of each line in the text. */
+  /** End offset (bytes) of each row's text. */
   ends: number[];
+  /** Excel output: what the formatter changed, per row (SheetFixes.rows), when anything. */
+  sheetFixes?: number[];
   /** Each row's data-row number, counted from the part's first row. */
   rowNumbers: number[];
   outcomes: RuleOutcome[];

@@ -23,7 +23,8 @@ import {
 } from '../types.js';
 import { writeTable } from '../write/index.js';
 import { engineWorker } from '../worker-thread.js';
-import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from '../write/csv.js';
+import { PREFORMATTED, type PreformattedBatch } from '../write/csv.js';
+import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '../write/xlsx.js';
 import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { spillDir } from './spill.js';
 import { isUtf16 } from './split.js';
@@ -131,7 +132,6 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   const file = csvFileOf(run.input);
   if (!file) return notTaken('not a CSV file');
   if (config.pivot || (config.scripts?.postClean ?? []).length > 0) return notTaken('pivot or postClean scripts');
-  if (run.output && run.output.format !== 'csv') return notTaken('not a CSV output');
   if (run.sample.length < SAMPLE_ROWS) return notTaken('fewer rows than the sample');
   if (await isUtf16(file.path)) return notTaken('UTF-16 input');
   const sniffed = await sniffCsvFile(file.path, file.display, file.forced);
@@ -161,8 +161,9 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     }
 
     ctx.rejects?.begin(table.columns);
+    const output = run.output?.format ?? 'csv';
     const base = {
-      path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders,
+      path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, output,
       collectRows: run.collectDataTable || run.sendRows || run.profile, rejects: Boolean(ctx.rejects), maxInFlight: MAX_IN_FLIGHT,
     };
     for (const _ of workers) {
@@ -202,6 +203,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     workers.forEach((worker, w) => worker.postMessage(jobs[w]));
 
     const collector = run.collectDataTable ? new DataTableCollector() : undefined;
+    const sheetFixes = newFixes();
     const profiler = run.profile ? new Profiler(table.columns, table.types) : undefined;
     const done: DoneMessage[] = [];
     async function* merged(): AsyncGenerator<Batch> {
@@ -212,13 +214,13 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
           if (message.type === 'done') { done.push(message); break; }
           workers[w].postMessage({ credit: 1 });
           const { text, data } = read(w, message);
-          yield mergeBatch(text, data, offset, rules, report, collector, ctx, profiler);
+          yield mergeBatch(text, data, offset, rules, report, collector, ctx, profiler, sheetFixes);
         }
         offset += done[w].rows;
       }
     }
-    const out: PreformattedTable = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true };
-    if (run.output) await writeTable(out, run.output.path, 'csv');
+    const out: PreformattedSheet = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true, sheetFixes };
+    if (run.output) await writeTable(out, run.output.path, output, ctx.warn);
     else for await (const _ of out.batches) { /* drain */ }
 
     ctx.rejects?.release();
@@ -264,12 +266,13 @@ async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> 
 /** Applies the row-dropping rules, in order, to a worker's batch and keeps the lines of the rows that stay. */
 function mergeBatch(
   text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined, ctx: StepContext,
-  profiler: Profiler | undefined,
+  profiler: Profiler | undefined, sheetFixes: SheetFixes,
 ): PreformattedBatch {
   const { ends, rowNumbers, outcomes, rows } = data;
   // The worker's rejects come before this batch's drops; the orderer puts each row's in step order.
   for (const reject of data.rejects ?? []) ctx.rejects?.add({ ...reject, row: reject.row + offset });
   let r = 0;
+  let fixesAt = 0;
   const keeps = (i: number): boolean => {
     const outcome = outcomes[i];
     switch (outcome.kind) {
@@ -284,6 +287,7 @@ function mergeBatch(
   let runStart = 0;
   for (; r < ends.length; r++) {
     const dropper = rules.length === 0 ? -1 : droppingRule(rules.length, keeps);
+    if (data.sheetFixes) fixesAt = addRowFixes(sheetFixes, data.sheetFixes, fixesAt, r, dropper < 0);
     if (dropper >= 0) {
       rules[dropper].count(rowNumbers[r] + offset, rows?.[r]);
       const lineStart = r === 0 ? 0 : ends[r - 1];

@@ -1,6 +1,6 @@
 /**
  * A parallel run's worker thread: reads one part of a CSV file, runs the steps from mapping up to
- * row dropping, formats the rows as CSV lines and sends them, with each row-dropping rule's
+ * row dropping, formats the rows as CSV lines or sheet rows and sends them, with each row-dropping rule's
  * per-row outcome, to the main thread, which applies the rules in order and writes (run.ts).
  */
 import { writeSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { typesStep } from '../steps/types.js';
 import { RejectOrderer, type Reject } from '../rejects.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
 import { csvBatchText, rowFormat } from '../write/csv.js';
+import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
 import type { BatchData, BatchMessage, CreditMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { splitPoint } from './split.js';
 
@@ -73,7 +74,7 @@ async function run(job: WorkerJob): Promise<void> {
   const from = STEPS.findIndex((s) => s.name === 'map');
   const to = STEPS.findIndex((s) => s.name === 'drop-rows');
   const spill = job.spill;
-  /** Sends a batch: its CSV text (already in `encoded`) and data, through the spill file. */
+  /** Sends a batch: its output text (already in `encoded`) and data, through the spill file. */
   const send = async (length: number, data: BatchData) => {
     writeAll(spill, encoded.subarray(0, length));
     const serialized = serialize(data);
@@ -101,11 +102,19 @@ async function run(job: WorkerJob): Promise<void> {
   }
   const rules = activeRules(table.columns, job.config, ctx);
   const format = rowFormat(table.columns, table.types);
+  // Excel: rows get their numbers on the main thread, which alone knows which rows stay.
+  const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
   for await (const batch of table.batches) {
     const n = batch.rows.length;
     if (n === 0) continue;
     const ends = new Array<number>(n);
-    const length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
+    let length: number;
+    if (sheet) {
+      encoded = encodeRowLines(sheetRowLines(batch.rows, sheet, undefined), encoded, ends);
+      length = ends[n - 1];
+    } else {
+      length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
+    }
     const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
       if (rule.method === 'missingValues') {
         return { kind: 'keeps', keeps: batch.rows.map((row) => hasAll(rule.indices, row)) };
@@ -114,7 +123,12 @@ async function run(job: WorkerJob): Promise<void> {
       const at = rule.indices[0];
       return { kind: 'values', values: batch.rows.map((row) => row[at]) };
     });
-    await send(length, { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() });
+    const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() };
+    if (sheet?.fixes.rows?.length) {
+      data.sheetFixes = sheet.fixes.rows;
+      sheet.fixes.rows = [];
+    }
+    await send(length, data);
   }
   const last = takeRejects();
   if (last?.length) await send(0, { ends: [], rowNumbers: [], outcomes: [], rejects: last });
@@ -127,7 +141,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /** The encoding buffer, reused for every batch (grown when a batch needs more). */
-let encoded = Buffer.allocUnsafeSlow(1 << 20);
+let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 20);
 
 /** Encodes a batch's text as UTF-8 into `encoded`, turning its line ends from characters into bytes; returns the byte length. */
 function encodeLines(text: string, ends: number[]): number {

@@ -13,10 +13,13 @@ export { writeAtomic } from './atomic.js';
 export { csvField, csvLine, writeCsv } from './csv.js';
 export { writeXlsx } from './xlsx.js';
 
-/** Writes `table` to `path` through a temp file renamed on success; no partial file is ever left. */
-export async function writeTable(table: Table, path: string, format: 'csv' | 'excel'): Promise<{ rows: number }> {
+/**
+ * Writes `table` to `path` through a temp file renamed on success; no partial file is ever left.
+ * `warn` receives what the format made the writer change (Excel: characters XML cannot hold).
+ */
+export async function writeTable(table: Table, path: string, format: 'csv' | 'excel', warn?: (message: string) => void): Promise<{ rows: number }> {
   await checkWritable(path);
-  return writeAtomic(path, (temp) => (format === 'excel' ? writeXlsx(table, temp) : writeCsv(table, temp)));
+  return writeAtomic(path, (temp) => (format === 'excel' ? writeXlsx(table, temp, warn) : writeCsv(table, temp)));
 }
 
 /** Fails early, before any row moves, when the output cannot be created. */

@@ -1,11 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataType } from '../../../src/contract/index.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import { writeTable } from '../../../src/engine/write/index.js';
+import { dateSerial, MAX_COLUMNS, MAX_ROWS, MAX_TEXT, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
+import { crc32Combine } from '../../../src/engine/write/zip.js';
+import { makeTable } from '../../support/rows.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
 
 let dir: string;
@@ -86,5 +90,110 @@ describe('XLSX writer', () => {
       ['2', null, null, null, null],
       ['3', '-7.25', 'not a date', 'de', '00123'],
     ]);
+  });
+});
+
+/** Writes rows (all of `type`) to a workbook; resolves with its only sheet (exceljs) and the warnings given. */
+async function writeColumn(name: string, values: Row[], type: DataType | undefined): Promise<{ sheet: ExcelJS.Worksheet; warnings: string[] }> {
+  const path = join(dir, name);
+  const warnings: string[] = [];
+  await writeTable(table(['v'], [type], values), path, 'excel', (m) => warnings.push(m));
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  return { sheet: wb.getWorksheet('data')!, warnings };
+}
+
+describe('XLSX writer, what XML and Excel cannot hold', () => {
+  it('replaces characters XML 1.0 cannot hold with U+FFFD and says how many', async () => {
+    const { sheet, warnings } = await writeColumn('control.xlsx', [['a\x00b\x07c'], ['x\ud800y'], ['\ufffe'], ['fine\ttab\nline']], 'rich_text');
+    expect(sheet.getCell('A2').value).toBe('a\ufffdb\ufffdc');
+    expect(sheet.getCell('A3').value).toBe('x\ufffdy');
+    expect(sheet.getCell('A4').value).toBe('\ufffd');
+    expect(sheet.getCell('A5').value).toBe('fine\ttab\nline');
+    expect(warnings).toEqual([expect.stringMatching(/^Excel output: 4 character\(s\) that XML cannot hold .* were replaced with U\+FFFD\.$/)]);
+  });
+
+  it('keeps carriage returns, surrogate pairs and edge spaces', async () => {
+    const { sheet, warnings } = await writeColumn('keep.xlsx', [['a\r\nb\r'], ['😀'], ['  both  ']], 'rich_text');
+    expect(sheet.getCell('A2').value).toBe('a\r\nb\r');
+    expect(sheet.getCell('A3').value).toBe('😀');
+    expect(sheet.getCell('A4').value).toBe('  both  ');
+    expect(warnings).toEqual([]);
+  });
+
+  it('escapes text that looks like an Excel _xHHHH_ escape, so Excel shows it as written', () => {
+    expect(sheetRowsText([['_x0041_ and _x12_ and _xABCD_']], sheetFormat(['v'], ['rich_text']), 2))
+      .toContain('<t>_x005F_x0041_ and _x12_ and _x005F_xABCD_</t>');
+  });
+
+  it('cuts text longer than an Excel cell holds and says so', async () => {
+    const long = 'é'.repeat(MAX_TEXT + 10);
+    const pair = 'a'.repeat(MAX_TEXT - 1) + '😀';
+    const { sheet, warnings } = await writeColumn('long.xlsx', [[long], [pair]], 'rich_text');
+    expect(sheet.getCell('A2').value).toBe('é'.repeat(MAX_TEXT));
+    expect(sheet.getCell('A3').value).toBe('a'.repeat(MAX_TEXT - 1)); // not half a surrogate pair
+    expect(warnings).toEqual([expect.stringContaining('2 value(s) longer than 32,767 characters')]);
+  });
+
+  it('writes dates before 1900-03-01 as text and says so; other text in a date column stays text silently', async () => {
+    const { sheet, warnings } = await writeColumn('early.xlsx', [['1899-12-31T00:00:00'], ['1900-03-01T00:00:00'], ['2024-02-30T00:00:00'], ['soon']], 'date_time');
+    expect(sheet.getCell('A2').value).toBe('1899-12-31T00:00:00');
+    expect((sheet.getCell('A3').value as Date).toISOString()).toBe('1900-03-01T00:00:00.000Z');
+    expect(sheet.getCell('A4').value).toBe('2024-02-30T00:00:00');
+    expect(sheet.getCell('A5').value).toBe('soon');
+    expect(warnings).toEqual([expect.stringContaining('1 date_time value(s) before 1900-03-01')]);
+  });
+
+  it('writes the serial of every second of a day so readers get the second back', () => {
+    const format = sheetFormat(['v'], ['date_time']);
+    for (let s = 0; s < 86_400; s += 17) {
+      const time = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+      const xml = sheetRowsText([[`2024-03-05T${time}`]], format, 2);
+      const serial = Number(/<v>([^<]*)<\/v>/.exec(xml)![1]);
+      expect(Math.abs(serial - dateSerial(`2024-03-05T${time}`))).toBeLessThan(1e-10);
+      expect(new Date(Math.round((serial - 25_569) * 86_400) * 1000).toISOString().slice(11, 19)).toBe(time);
+    }
+  });
+
+  it('refuses more columns than a sheet holds, before writing anything', async () => {
+    const wide = Array.from({ length: MAX_COLUMNS + 1 }, (_, i) => `c${i}`);
+    const path = join(dir, 'wide.xlsx');
+    await expect(writeTable(table(wide, wide.map(() => undefined), [[]]), path, 'excel')).rejects.toThrow(/16385 columns and an Excel sheet holds at most 16384/);
+    await expect(stat(path)).rejects.toThrow();
+  });
+
+  it('refuses more rows than a sheet holds and leaves no file', async () => {
+    const path = join(dir, 'tall.xlsx');
+    const tall: Table = {
+      columns: ['n'],
+      types: ['number'],
+      batches: (async function* (): AsyncGenerator<Batch> {
+        for (let at = 0; at < MAX_ROWS; at += 65_536) {
+          const rows: Row[] = Array.from({ length: 65_536 }, (_, i) => [at + i]);
+          yield { rows, rowNumbers: rows.map((_, i) => at + i + 1) };
+        }
+      })(),
+    };
+    await expect(writeTable(tall, path, 'excel')).rejects.toThrow(/more than 1,048,575 rows/);
+    expect((await readdir(dir)).filter((f) => f.startsWith('.tall.xlsx') || f === 'tall.xlsx')).toEqual([]);
+  }, 60_000);
+
+  it('writes the same bytes for the same rows, whatever the batches', async () => {
+    const many: Row[] = Array.from({ length: 5000 }, (_, i) => [i, `t${i}`]);
+    const a = join(dir, 'batches-a.xlsx');
+    const b = join(dir, 'batches-b.xlsx');
+    await writeTable(makeTable(['n', 't'], many, { types: ['number', 'rich_text'], batchSize: 333 }), a, 'excel');
+    await writeTable(makeTable(['n', 't'], many, { types: ['number', 'rich_text'] }), b, 'excel');
+    expect((await readFile(a)).equals(await readFile(b))).toBe(true);
+  });
+});
+
+describe('crc32Combine', () => {
+  it('gives the CRC-32 of two parts joined', () => {
+    const a = Buffer.from('<worksheet><dimension ref="A1:B9"/>');
+    for (const size of [0, 1, 7, 1000, 70_000]) {
+      const b = Buffer.alloc(size, 'x<row/>');
+      expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
+    }
   });
 });
