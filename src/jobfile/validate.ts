@@ -11,8 +11,9 @@ import * as v from 'valibot';
 import { isAlias, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import type { PipelineSchema, RowDroppingRule } from '../contract/index.js';
 import { orderedObject } from '../contract/json.js';
+import { parseSheetsLink, sheetsBaseUrl } from '../engine/read/sheets-link.js';
 import { regexProblem } from '../engine/regex.js';
-import type { JobFileProblem } from '../errors.js';
+import { UsageError, type JobFileProblem } from '../errors.js';
 import { referenceOffsets, substituteEnv } from './env.js';
 import { JobFileDeclaration, SchemaDeclaration, type FormatMeta } from './format.js';
 import { suggestKey } from './suggest-key.js';
@@ -483,6 +484,19 @@ class Walker {
       }
       for (const extra of given.slice(1)) {
         this.error(extra.keyNode, `input has both "${given[0].key}" and "${extra.key}"; keep exactly ${ways}.`);
+      }
+      const link = (out as { googleSheet?: { url?: unknown } }).googleSheet?.url;
+      if (typeof link === 'string') {
+        // The link's form is checked offline, as the dry run would, so CI stops at the line.
+        try {
+          parseSheetsLink(link, sheetsBaseUrl(this.opts.env));
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error;
+          const sheet = this.deref(members.get('googleSheet')?.value);
+          const url = isMap(sheet) ? sheet.items.find((p) => keyText(this.deref(p.key)) === 'url') : undefined;
+          this.error(url?.value ?? url?.key ?? keyNode, `input.googleSheet.url: ${error.message}`);
+          return INVALID;
+        }
       }
       return out;
     },

@@ -118,9 +118,14 @@ describe('a job file with input.googleSheet', () => {
   it('refuses a link of another form, saying which form is expected (exit 2)', async () => {
     const path = join(dir, 'doc.yaml');
     await writeFile(path, `version: 1\ninput:\n  googleSheet: {url: "https://docs.google.com/document/d/abc/edit", sheet: Orders}\n${BODY}`);
+    const message = `${path}:3:22: input.googleSheet.url: "https://docs.google.com/document/d/abc/edit" is not a Google Sheets link (not a spreadsheet); copy it with Share > Copy link, in the form https://docs.google.com/spreadsheets/d/<id>/edit (also /edit#gid=N or /view, with or without ?usp=sharing).`;
     const res = await cli(['dry-run', path]);
-    expect(res.stderr).toBe('error: "https://docs.google.com/document/d/abc/edit" is not a Google Sheets link (not a spreadsheet); copy it with Share > Copy link, in the form https://docs.google.com/spreadsheets/d/<id>/edit (also /edit#gid=N or /view, with or without ?usp=sharing).\n');
+    expect(res.stderr).toBe(`error: ${message}\n`);
     expect(res.exitCode).toBe(2);
+    // validate finds it offline, at the same line.
+    const checked = await cli(['validate', path]);
+    expect(checked.stderr).toContain(`error: ${message}\n`);
+    expect(checked.exitCode).toBe(2);
   });
 
   it('gives up within the global --timeout when Google does not answer (exit 1)', async () => {

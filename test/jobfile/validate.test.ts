@@ -92,7 +92,7 @@ describe('unknown keys', () => {
   it.each([
     ['the top level', 'pipline: pl_1\n', 'job.yaml:3:1: unknown key "pipline" in the job file; did you mean "pipeline"?'],
     ['input', 'version: 1\ninput: {file: a.csv, sheetName: x}\n', 'job.yaml:2:22: unknown key "sheetName" in input; remove it or use one of file, googleSheet, rows, rowsFile.'],
-    ['input.googleSheet', 'version: 1\ninput: {googleSheet: {url: u, sheet: s, tab: t}}\n', 'job.yaml:2:41: unknown key "tab" in input.googleSheet; remove it or use one of url, sheet.'],
+    ['input.googleSheet', 'version: 1\ninput: {googleSheet: {url: "https://docs.google.com/spreadsheets/d/a", sheet: s, tab: t}}\n', 'job.yaml:2:82: unknown key "tab" in input.googleSheet; remove it or use one of url, sheet.'],
     ['options', 'options: {useFulldata: true}\n', 'job.yaml:3:11: unknown key "useFulldata" in options; did you mean "useFullData"?'],
     ['scripts', 'scripts: {postClean: [a]}\n', 'job.yaml:3:11: unknown key "postClean" in scripts; remove it or use one of preColumnMapping.'],
     ['run', 'run: {wiat: false}\n', 'job.yaml:3:7: unknown key "wiat" in run; did you mean "wait"?'],
@@ -135,8 +135,18 @@ describe('input', () => {
     ]);
   });
 
+  it('checks the form of a Google Sheets link at its line, offline', async () => {
+    expect(await problems('version: 1\ninput:\n  googleSheet:\n    url: https://docs.google.com/spreadsheets/d/e/2PACX-1/pubhtml\n    sheet: S\n')).toEqual([
+      'job.yaml:4:10: input.googleSheet.url: "https://docs.google.com/spreadsheets/d/e/2PACX-1/pubhtml" is not a Google Sheets link (a "Publish to the web" link cannot be exported as a workbook; share the sheet and use its sharing link); copy it with Share > Copy link, in the form https://docs.google.com/spreadsheets/d/<id>/edit (also /edit#gid=N or /view, with or without ?usp=sharing).',
+    ]);
+    const job = await load('version: 1\ninput:\n  googleSheet: {url: "https://docs.google.com/spreadsheets/d/1AbC_d-9/edit?usp=sharing#gid=0", sheet: S}\n');
+    expect(job.input.googleSheet).toEqual({ url: 'https://docs.google.com/spreadsheets/d/1AbC_d-9/edit?usp=sharing#gid=0', sheet: 'S' });
+    // A mirror named by IMPORT_SHEETS_BASE_URL is a host links may use.
+    expect(await problems('version: 1\ninput:\n  googleSheet: {url: "http://127.0.0.1:9/spreadsheets/d/abc/view", sheet: S}\n', { IMPORT_SHEETS_BASE_URL: 'http://127.0.0.1:9' })).toEqual([]);
+  });
+
   it('needs url and sheet for a Google sheet', async () => {
-    expect(await problems('version: 1\ninput:\n  googleSheet: {url: "https://docs.google.com/x"}\n')).toEqual([
+    expect(await problems('version: 1\ninput:\n  googleSheet: {url: "https://docs.google.com/spreadsheets/d/a"}\n')).toEqual([
       'job.yaml:3:3: input.googleSheet is missing "sheet"; add the sheet name.',
     ]);
   });
