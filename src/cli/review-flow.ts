@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import { DATA_TYPES, isUnderBar, type DataType, type JobResources } from '../contract/index.js';
+import { getOwn, setOwn } from '../contract/json.js';
 import { isMissing } from '../engine/missing.js';
 import type { InputMetadata } from '../engine/pipeline.js';
 import { SAMPLE_ROWS, type InputSource } from '../engine/types.js';
@@ -96,11 +97,11 @@ export async function readColumnSamples(job: JobFile, sheet?: string, perColumn 
   const columns: Record<string, ColumnStats> = {};
   table.columns.forEach((column, c) => {
     if (Object.hasOwn(columns, column)) return;
-    columns[column] = {
+    setOwn(columns, column, {
       values: [...values[c]],
       missing: missing[c],
       uniqueRatio: rows === 0 ? 0 : Math.round((distinct[c].size / rows) * 10_000) / 10_000,
-    };
+    });
   });
   return { rows, capped, columns };
 }
@@ -211,7 +212,7 @@ export async function reviewChoices(
   const mapping: Record<string, string | null> = {};
   for (const [i, state] of order.entries()) {
     io.status(describeColumn(state, i, order.length, samples, opts.redact, file));
-    mapping[state.column] = await askMapping(state, fields, mapping, prompter);
+    setOwn(mapping, state.column, await askMapping(state, fields, mapping, prompter));
   }
   if (order.length) choices.mapping = mapping;
 
@@ -374,7 +375,7 @@ async function askDataTypes(
   const out: Record<string, DataType> = {};
   if (asked.length) io.status('\nData types');
   for (const { field, columns, pinned, s } of asked) {
-    const expected = resources.dataTypes.expectedFieldDataTypes?.[field];
+    const expected = getOwn(resources.dataTypes.expectedFieldDataTypes, field);
     const current = pinned ?? s?.dataType ?? expected ?? 'rich_text';
     const label = (t: DataType) => {
       const notes: string[] = [];
@@ -383,8 +384,8 @@ async function askDataTypes(
       if (t === expected) notes.push('expected by the pipeline');
       return notes.length ? `${t} (${notes.join('; ')})` : t;
     };
-    out[field] = await prompter.select(`Data type of "${field}" (from ${columns.join(', ')})`,
-      DATA_TYPES.map((t) => ({ value: t, name: label(t) })), { default: current });
+    setOwn(out, field, await prompter.select(`Data type of "${field}" (from ${columns.join(', ')})`,
+      DATA_TYPES.map((t) => ({ value: t, name: label(t) })), { default: current }));
   }
   return out;
 }
@@ -399,7 +400,7 @@ async function askImpute(
   const out: Record<string, ImputeChoice> = {};
   let first = true;
   for (const [field, s] of Object.entries(resources.impute.imputeMethods ?? {})) {
-    if (!mapped.has(field) || job.config.impute?.[field] !== undefined || !(opts.all || under(s.confidence))) continue;
+    if (!mapped.has(field) || getOwn(job.config.impute, field) !== undefined || !(opts.all || under(s.confidence))) continue;
     if (first) { io.status('\nMissing values'); first = false; }
     const suggested: ImputeChoice = s.imputeMethod === 'fill'
       ? { method: 'fill', value: s.imputeMethodConfig?.fillValue }
@@ -407,7 +408,7 @@ async function askImpute(
     const options: PromptChoice<ImputeChoice>[] = [{ value: suggested, name: `Accept: ${describeImpute(suggested)} (${conf(s.confidence)})` }];
     if (s.imputeMethod !== null) options.push({ value: { method: null }, name: describeImpute({ method: null }) });
     if (s.imputeMethod !== 'dropMissing') options.push({ value: { method: 'dropMissing' }, name: describeImpute({ method: 'dropMissing' }) });
-    out[field] = await prompter.select(`Missing values of "${field}"`, options, { default: suggested });
+    setOwn(out, field, await prompter.select(`Missing values of "${field}"`, options, { default: suggested }));
   }
   return out;
 }

@@ -45,6 +45,16 @@ export function entriesInOrder<T>(object: Record<string, T> | Map<string, T>): [
   return keysInOrder(object).map((key) => [key, object[key]]);
 }
 
+/** Sets `key` as an own property of `target`, so a user's `__proto__` is a key like any other (plain assignment would set the prototype). */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The value of an own key (`__proto__` included), or undefined: never something inherited such as Object.prototype. */
+export function getOwn<T>(object: Record<string, T> | undefined, key: string): T | undefined {
+  return object !== undefined && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
 /** An object with `pairs` as own properties (`__proto__` included) that remembers their order. */
 export function orderedObject<T>(pairs: Iterable<readonly [string, T]>): Record<string, T> {
   const object: Ordered = {};
@@ -55,7 +65,7 @@ export function orderedObject<T>(pairs: Iterable<readonly [string, T]>): Record<
       keys.push(key);
       if (!reordered && isIndexLikeKey(key) && keys.length > 1) reordered = true;
     }
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(object, key, value);
   }
   if (reordered && !sameOrder(keys, Object.keys(object))) {
     Object.defineProperty(object, KEY_ORDER, { value: keys, enumerable: false });

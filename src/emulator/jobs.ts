@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { dirname, join, relative } from 'node:path';
 import type { JobConfig, JobResources, PipelineSchema, RunRequest, StartResponse } from '../contract/index.js';
 import { startWebhookBody } from '../engine/metadata.js';
-import { stringifyJson } from '../contract/json.js';
+import { setOwn, stringifyJson } from '../contract/json.js';
 import { currentBodies } from '../contract/translate.js';
 import { checkConfiguration } from './check-config.js';
 import { StoppedError, type Executor } from './executor.js';
@@ -140,7 +140,7 @@ export class JobService {
           const known = [...this.o.scripts.keys()];
           throw invalidValue(`Script ${JSON.stringify(id)} has no module on this service; ${known.length ? `known scripts: ${known.join(', ')}` : 'start the service with --scripts <dir> holding ' + id + '.mjs'}.`);
         }
-        localScripts[id] = path;
+        setOwn(localScripts, id, path);
       }
       const now = new Date().toISOString();
       const base: JobRecord = {

@@ -11,6 +11,7 @@ import type {
 } from '../contract/index.js';
 import { DEFAULT_SEPARATOR } from '../contract/index.js';
 import { sameValue } from '../contract/translate.js';
+import { getOwn, setOwn } from '../contract/json.js';
 import { combinedFieldsOf, flatMapping } from './validate-bodies.js';
 
 /** Per input column: the type inferred from the sample, and how much of it fits number and date_time. */
@@ -59,8 +60,8 @@ function withDefaults(entry: CombiningConfig, columns: string[]): CombiningConfi
 
 /** The data type a field newly mapped from `columns` gets: the schema's type, else the column's inferred type. */
 function typeForNewField(state: ConfigState, field: string, columns: string[]): { dataType: DataType; confidence?: number } | undefined {
-  const schemaType = state.resources.dataTypes.expectedFieldDataTypes[field];
-  const profile = columns.length === 1 ? state.columnTypes?.[columns[0]] : undefined;
+  const schemaType = getOwn(state.resources.dataTypes.expectedFieldDataTypes, field);
+  const profile = columns.length === 1 ? getOwn(state.columnTypes ?? undefined, columns[0]) : undefined;
   if (schemaType) {
     if (!profile || schemaType === 'rich_text' || schemaType === 'category') return { dataType: schemaType, confidence: 1 };
     return { dataType: schemaType, confidence: profile.fit[schemaType] };
@@ -70,8 +71,8 @@ function typeForNewField(state: ConfigState, field: string, columns: string[]): 
   // No profile (scripts reshaped the columns): carry the type the column had under its previous field.
   const previous = state.resources.fields.columnFieldMapping;
   for (const columnsOf of Object.values(previous)) {
-    const old = columnsOf[columns[0]];
-    const type = old && state.resources.dataTypes.fieldDataTypes[old.field];
+    const old = getOwn(columnsOf, columns[0]);
+    const type = old && getOwn(state.resources.dataTypes.fieldDataTypes, old.field);
     if (type) return { ...type };
   }
   return undefined;
@@ -85,14 +86,15 @@ export function applyFields(state: ConfigState, update: FieldsUpdate): ConfigSta
   const currentMapping = current.fields.columnFieldMapping;
 
   const columnFieldMapping: JobResources['fields']['columnFieldMapping'] = {};
-  for (const source of Object.keys(currentMapping)) columnFieldMapping[source] = {};
+  for (const source of Object.keys(currentMapping)) setOwn(columnFieldMapping, source, {});
   for (const [source, byColumn] of Object.entries(update.columnFieldMapping)) {
     for (const [column, { field }] of Object.entries(byColumn)) {
       const read = (m: Record<string, Record<string, { field: string; confidence?: number }>>) => {
-        const e = m[source]?.[column];
+        const e = getOwn(getOwn(m, source), column);
         return e ? { value: e.field, confidence: e.confidence } : undefined;
       };
-      columnFieldMapping[source][column] = { field, confidence: confidence(field, [read(currentMapping), read(suggestedMapping)]) };
+      if (!getOwn(columnFieldMapping, source)) setOwn(columnFieldMapping, source, {});
+      setOwn(columnFieldMapping[source], column, { field, confidence: confidence(field, [read(currentMapping), read(suggestedMapping)]) });
     }
   }
   const allowColumnCombining = Boolean(update.allowColumnCombining);
@@ -106,18 +108,18 @@ export function applyFields(state: ConfigState, update: FieldsUpdate): ConfigSta
   const combined = combinedFieldsOf({ resources, allowColumnCombining });
   const columnsBeingCombined: Record<string, CombiningConfig> = {};
   for (const [field, cols] of combined) {
-    const kept = current.combining.columnsBeingCombined[field];
-    columnsBeingCombined[field] = kept && sameValue(before.get(field), cols) ? kept : defaultCombining(cols);
+    const kept = getOwn(current.combining.columnsBeingCombined, field);
+    setOwn(columnsBeingCombined, field, kept && sameValue(before.get(field), cols) ? kept : defaultCombining(cols));
   }
   resources.combining = { columnsBeingCombined };
 
   // Data types: follow the mapping like the suggestions do (one entry per mapped field).
   const fieldDataTypes: DataTypesRead['fieldDataTypes'] = {};
   for (const [field, cols] of after) {
-    const existing = current.dataTypes.fieldDataTypes[field];
-    if (existing && sameValue(before.get(field), cols)) { fieldDataTypes[field] = existing; continue; }
+    const existing = getOwn(current.dataTypes.fieldDataTypes, field);
+    if (existing && sameValue(before.get(field), cols)) { setOwn(fieldDataTypes, field, existing); continue; }
     const type = typeForNewField(state, field, cols);
-    if (type) fieldDataTypes[field] = type;
+    if (type) setOwn(fieldDataTypes, field, type);
   }
   resources.dataTypes = { ...resources.dataTypes, fieldDataTypes };
 
@@ -132,7 +134,7 @@ export function applyFields(state: ConfigState, update: FieldsUpdate): ConfigSta
 export function applyCombining(state: ConfigState, update: ColumnCombiningUpdate): ConfigState {
   const columnsBeingCombined: Record<string, CombiningConfig> = {};
   for (const [field, cols] of combinedFieldsOf(state)) {
-    columnsBeingCombined[field] = withDefaults(update.columnsBeingCombined[field] ?? {}, cols);
+    setOwn(columnsBeingCombined, field, withDefaults(getOwn(update.columnsBeingCombined, field) ?? {}, cols));
   }
   return { ...state, resources: { ...state.resources, combining: { columnsBeingCombined } } };
 }
@@ -141,11 +143,11 @@ export function applyCombining(state: ConfigState, update: ColumnCombiningUpdate
 export function applyDataTypes(state: ConfigState, update: DataTypesUpdate): ConfigState {
   const fieldDataTypes: DataTypesRead['fieldDataTypes'] = {};
   const entry = (r: JobResources, field: string) => {
-    const e = r.dataTypes.fieldDataTypes[field];
+    const e = getOwn(r.dataTypes.fieldDataTypes, field);
     return e ? { value: e.dataType, confidence: e.confidence } : undefined;
   };
   for (const [field, { dataType }] of Object.entries(update.fieldDataTypes)) {
-    fieldDataTypes[field] = { dataType, confidence: confidence(dataType, [entry(state.resources, field), entry(state.suggested, field)]) };
+    setOwn(fieldDataTypes, field, { dataType, confidence: confidence(dataType, [entry(state.resources, field), entry(state.suggested, field)]) });
   }
   return { ...state, resources: { ...state.resources, dataTypes: { ...state.resources.dataTypes, fieldDataTypes } } };
 }
@@ -155,10 +157,10 @@ export function applyUnits(state: ConfigState, update: UnitsUpdate): ConfigState
   const byField = columnsByField(flatMapping(state.resources.fields.columnFieldMapping), state.resources.fields.inputColumns);
   const fieldUnitConversions: JobResources['units']['fieldUnitConversions'] = {};
   for (const [field, { from, to }] of Object.entries(update.fieldUnitConversions)) {
-    const old = state.resources.units.fieldUnitConversions[field] ?? state.suggested.units.fieldUnitConversions[field];
+    const old = getOwn(state.resources.units.fieldUnitConversions, field) ?? getOwn(state.suggested.units.fieldUnitConversions, field);
     const same = old && old.from === from && old.to === to;
     // Member order as the seed lists it: columnName, to, from, confidence.
-    fieldUnitConversions[field] = { columnName: byField.get(field)?.[0] ?? field, to, from, confidence: same ? old.confidence : 1 };
+    setOwn(fieldUnitConversions, field, { columnName: byField.get(field)?.[0] ?? field, to, from, confidence: same ? old.confidence : 1 });
   }
   return { ...state, resources: { ...state.resources, units: { ...state.resources.units, fieldUnitConversions } } };
 }
@@ -167,14 +169,14 @@ export function applyUnits(state: ConfigState, update: UnitsUpdate): ConfigState
 export function applyImpute(state: ConfigState, update: ImputeUpdate): ConfigState {
   const imputeMethods: ImputeRead['imputeMethods'] = {};
   const entry = (r: JobResources, field: string) => {
-    const e = r.impute.imputeMethods[field];
+    const e = getOwn(r.impute.imputeMethods, field);
     if (!e) return undefined;
     const { confidence: c, ...value } = e;
     return { value, confidence: c };
   };
   for (const [field, value] of Object.entries(update.imputeMethods)) {
     const c = confidence<object>(value, [entry(state.resources, field), entry(state.suggested, field)]);
-    imputeMethods[field] = { ...structuredClone(value), confidence: c };
+    setOwn(imputeMethods, field, { ...structuredClone(value), confidence: c });
   }
   return { ...state, resources: { ...state.resources, impute: { ...state.resources.impute, imputeMethods } } };
 }

@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { JobConfig, JobResources, PipelineSchema, RunWebhookBody, SheetSelectionRead } from '../contract/index.js';
+import { getOwn } from '../contract/json.js';
 import { UsageError } from '../errors.js';
 import { engineConfig } from '../contract/translate.js';
 import { DataTableCollector, MetadataCollector } from './metadata.js';
@@ -316,7 +317,7 @@ const scriptCache = new Map<string, ScriptFn>();
 
 /** Imports a local script module and returns its default export. */
 async function loadScript(id: string, localScripts: Record<string, string>): Promise<ScriptFn | undefined> {
-  const path = localScripts[id];
+  const path = getOwn(localScripts, id);
   if (!path) return undefined;
   const cached = scriptCache.get(path);
   if (cached) return cached;

@@ -3,8 +3,9 @@
  * update, derived from the header and a sample of rows, like the service. Pure and deterministic.
  */
 import type {
-  ColumnFieldMappingRead, DataType, DataTypesRead, ImputeRead, JobResources, PipelineSchema, SheetSelectionRead,
+  ColumnFieldMappingRead, DataType, DataTypesRead, ImputeMethod, ImputeRead, JobResources, PipelineSchema, SheetSelectionRead,
 } from '../contract/index.js';
+import { orderedObject } from '../contract/json.js';
 import { isMissing } from './missing.js';
 import { isZeroPadded, parseDate, parseNumber, slashDateOrder, type SlashDateOrder } from './parse.js';
 import { assignByName, suggestMapping } from './suggest-mapping.js';
@@ -74,21 +75,19 @@ export function suggestResources(opts: SuggestOptions): JobResources {
     for (const [c, m] of suggested) mapped.set(c, { field: fields[m.field], confidence: m.confidence });
   }
 
-  const columnMapping: Record<string, { field: string; confidence: number }> = {};
-  const fieldDataTypes: DataTypesRead['fieldDataTypes'] = {};
+  // Keyed by the user's names (`__proto__` and "1962" are column names too), in column order.
   const mappedColumns = [...mapped.keys()].sort((a, b) => a - b);
   const stats = profileColumns(sample, mappedColumns);
-  mappedColumns.forEach((c, k) => {
-    const m = mapped.get(c)!;
-    columnMapping[columns[c]] = { field: m.field, confidence: m.confidence };
-    fieldDataTypes[m.field] = suggestDataType(stats[k], schema?.fieldDataTypes[m.field]);
-  });
-  const columnFieldMapping: ColumnFieldMappingRead = { [opts.sourceName]: columnMapping };
+  const columnMapping = orderedObject(mappedColumns.map((c) => [columns[c], { ...mapped.get(c)! }] as const));
+  const fieldDataTypes: DataTypesRead['fieldDataTypes'] = orderedObject(mappedColumns.map((c, k) => {
+    const field = mapped.get(c)!.field;
+    return [field, suggestDataType(stats[k], schemaTypeOf(schema, field))] as const;
+  }));
+  const columnFieldMapping: ColumnFieldMappingRead = orderedObject([[opts.sourceName, columnMapping]]);
 
-  const imputeMethods: ImputeRead['imputeMethods'] = {};
-  for (const [field, method] of Object.entries(schema?.imputeMethods ?? {})) {
-    if (method !== null) imputeMethods[field] = { imputeMethod: method, confidence: 1 };
-  }
+  const imputeMethods: ImputeRead['imputeMethods'] = orderedObject(Object.entries(schema?.imputeMethods ?? {})
+    .filter((entry): entry is [string, NonNullable<ImputeMethod>] => entry[1] !== null)
+    .map(([field, method]) => [field, { imputeMethod: method, confidence: 1 }] as const));
 
   return {
     sheet: opts.sheet ? { sheetSelection: { ...opts.sheet, sheets: [...opts.sheet.sheets] } } : null,
@@ -256,4 +255,10 @@ function firstCharCode(text: string): number {
 /** Cheap test before the full number parse: digit, sign, dot, `(`, or a currency sign (or any non-ASCII: left to the parser). */
 function mayStartNumber(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 40 || c === 36 || c > 127;
+}
+
+/** The schema's type for a field, read as an own key (a field may be named `__proto__`). */
+function schemaTypeOf(schema: PipelineSchema | undefined, field: string): DataType | undefined {
+  const types = schema?.fieldDataTypes;
+  return types && Object.prototype.hasOwnProperty.call(types, field) ? types[field] : undefined;
 }

@@ -4,7 +4,7 @@
  * local service and the real service always see the same configuration.
  */
 import type { CombiningConfig, JobConfig, JobResources } from '../contract/index.js';
-import { entriesInOrder, orderedObject } from '../contract/json.js';
+import { entriesInOrder, orderedObject, setOwn } from '../contract/json.js';
 import { currentBodies, rulesMap, sameValue, sourceNames } from '../contract/translate.js';
 import type { JobFileConfig } from './types.js';
 
@@ -37,7 +37,7 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     for (const [column, field] of Object.entries(pins)) {
       // Seed: a column absent from the mapping is unmapped; the job file says so with null.
       if (field === null) delete mapping[column];
-      else put(mapping, column, { field });
+      else setOwn(mapping, column, { field });
     }
     if (!config.allowColumnCombining) {
       // A field the job file pins to a column is that column's alone: a suggestion that maps
@@ -59,14 +59,14 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     if (c.method !== undefined) next.method = c.method;
     if (c.separator !== undefined) next.methodConfig = { ...(base.methodConfig ?? {}), separator: c.separator };
     if (c.order !== undefined) next.combiningOrder = [...c.order];
-    put(bodies.combining.columnsBeingCombined, field, next);
+    setOwn(bodies.combining.columnsBeingCombined, field, next);
   }
 
-  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) put(bodies.dataTypes.fieldDataTypes, field, { dataType });
-  for (const [field, u] of Object.entries(config.units ?? {})) put(bodies.units.fieldUnitConversions, field, { from: u.from, to: u.to });
+  for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) setOwn(bodies.dataTypes.fieldDataTypes, field, { dataType });
+  for (const [field, u] of Object.entries(config.units ?? {})) setOwn(bodies.units.fieldUnitConversions, field, { from: u.from, to: u.to });
 
   for (const [field, m] of Object.entries(config.impute ?? {})) {
-    put(bodies.impute.imputeMethods, field, m.method === 'fill'
+    setOwn(bodies.impute.imputeMethods, field, m.method === 'fill'
       ? { imputeMethod: 'fill', imputeMethodConfig: { fillValue: m.value } }
       : { imputeMethod: m.method });
   }
@@ -95,7 +95,7 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     }
     for (const [field, casing] of Object.entries(config.text.casing ?? {})) {
       t.casing = { ...(t.casing ?? {}) };
-      put(t.casing, field, casing);
+      setOwn(t.casing, field, casing);
     }
   }
   return bodies;
@@ -186,9 +186,4 @@ export function configFromResources(current: JobResources): JobFileConfig {
  */
 function rulesBody(rules: Map<string, string>): Record<string, string> {
   return orderedObject(rules);
-}
-
-/** Sets `key` as an own property, so user-named keys such as `__proto__` are kept like any other. */
-function put<T>(target: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

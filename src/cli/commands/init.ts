@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
 import { UsageError } from '../../errors.js';
 import type { JobResources, PipelineSchema } from '../../contract/index.js';
+import { entriesInOrder, getOwn } from '../../contract/json.js';
 
 /** The review bar a new job file starts with. */
 const REVIEW_BAR = 0.8;
@@ -71,19 +72,20 @@ export async function renderSkeleton(o: {
 }): Promise<string> {
   const YAML = await import('yaml');
   const { resources } = o;
-  const mapping: Record<string, string | null> = {};
-  const mappingComments: Record<string, string> = {};
+  // Maps, not objects: column and field names are the user's (`__proto__`, "1962"), in column order.
+  const mapping = new Map<string, string | null>();
+  const mappingComments = new Map<string, string>();
   const suggested = Object.values(resources.fields.columnFieldMapping)[0] ?? {};
   for (const column of resources.fields.inputColumns) {
-    const m = suggested[column];
-    mapping[column] = m ? m.field : null;
-    mappingComments[column] = m ? ` suggested, confidence ${m.confidence?.toFixed(2) ?? 'unknown'}` : ' no field suggested';
+    const m = getOwn(suggested, column);
+    mapping.set(column, m ? m.field : null);
+    mappingComments.set(column, m ? ` suggested, confidence ${m.confidence?.toFixed(2) ?? 'unknown'}` : ' no field suggested');
   }
-  const dataTypes: Record<string, string> = {};
-  const typeComments: Record<string, string> = {};
-  for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes)) {
-    dataTypes[field] = t.dataType;
-    typeComments[field] = ` ${o.schema?.fieldDataTypes[field] ? 'from the schema' : 'inferred'}, confidence ${t.confidence?.toFixed(2) ?? 'unknown'}`;
+  const dataTypes = new Map<string, string>();
+  const typeComments = new Map<string, string>();
+  for (const [field, t] of entriesInOrder(resources.dataTypes.fieldDataTypes)) {
+    dataTypes.set(field, t.dataType);
+    typeComments.set(field, ` ${getOwn(o.schema?.fieldDataTypes, field) ? 'from the schema' : 'inferred'}, confidence ${t.confidence?.toFixed(2) ?? 'unknown'}`);
   }
   const job: Record<string, unknown> = { version: 1 };
   if (o.pipeline) job.pipeline = o.pipeline;
@@ -110,23 +112,23 @@ export async function renderSkeleton(o: {
   }
   const mappingNode = configNode.get('mapping', true) as any;
   mappingNode.commentBefore = ' input column: output field (null leaves the column out)';
-  for (const item of mappingNode.items) item.value.comment = mappingComments[String(item.key.value ?? item.key)];
+  for (const item of mappingNode.items) item.value.comment = mappingComments.get(String(item.key.value ?? item.key));
   const typesNode = configNode.get('dataTypes', true) as any;
-  for (const item of typesNode.items) item.value.comment = typeComments[String(item.key.value ?? item.key)];
+  for (const item of typesNode.items) item.value.comment = typeComments.get(String(item.key.value ?? item.key));
   // Suggestions under the review bar are not pinned: they stay as comments, so `import run`
   // stops at the review gate until someone confirms them (`import review --save`).
   // A required field no column is suggested for would be an empty column: say so where the
   // mapping is, in the words `import run` stops with (exit 5) until a column is mapped to it.
   const suggestedFields = new Set(Object.values(suggested).map((m) => m.field));
   const optional = new Set(o.schema?.optionalFields ?? []);
-  const unmapped = resources.fields.inputColumns.filter((c) => !suggested[c]);
+  const unmapped = resources.fields.inputColumns.filter((c) => !getOwn(suggested, c));
   const emptyRequired = (o.schema?.expectedFields ?? []).filter((f) => !optional.has(f) && !suggestedFields.has(f)).map((f) => {
     const example = unmapped.length ? `, e.g. "${unmapped[0]}: ${f}"` : '';
     return ` required field ${f} has no column: map one to it here${example}; until then \`import run\` stops (exit 5), as ${f} would be empty in every row`;
   });
   const confidenceOf = {
-    mapping: (key: string) => suggested[key]?.confidence,
-    dataTypes: (key: string) => resources.dataTypes.fieldDataTypes[key]?.confidence,
+    mapping: (key: string) => getOwn(suggested, key)?.confidence,
+    dataTypes: (key: string) => getOwn(resources.dataTypes.fieldDataTypes, key)?.confidence,
   };
   for (const [name, node] of [['mapping', mappingNode], ['dataTypes', typesNode]] as const) {
     const kept: any[] = [];

@@ -1,0 +1,76 @@
+/**
+ * Column names are the user's: `__proto__`, `constructor` and `"1962"` are ordinary names, kept in
+ * the order written, through the real CLI, offline and against `import serve` (STYLE.md "Keyed data").
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { startEmulator, type Emulator } from '../support/emulator.js';
+
+const HEADER = 'TQ,__proto__,1962,constructor';
+const CSV = `${HEADER}\na,b,c,d\ne,f,g,h\n`;
+
+let service: Emulator;
+let dir: string;
+
+beforeAll(async () => {
+  service = await startEmulator();
+  dir = await mkdtemp(join(tmpdir(), 'import-keyed-'));
+  await writeFile(join(dir, 'in.csv'), CSV);
+  await writeFile(join(dir, 'rows.json'), '[{"TQ": "a", "__proto__": "b", "1962": "c", "constructor": "d"}, {"TQ": "e", "__proto__": "f", "1962": "g", "constructor": "h"}]');
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+const cli = (args: string[]) => runCli(args, { env: { IMPORT_BASE_URL: service.url, IMPORT_API_KEY: 'k' }, timeoutMs: 30_000 });
+
+describe('user-named columns', () => {
+  it('a dry run without a schema keeps every column, in input order', async () => {
+    await writeFile(join(dir, 'plain.yaml'), 'version: 1\ninput: {file: in.csv}\n');
+    const r = await cli(['dry-run', join(dir, 'plain.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'plain.out.csv'), 'utf8')).toBe(CSV);
+  });
+
+  it('a dry run of JSON rows keeps every key as a column, in the order written', async () => {
+    await writeFile(join(dir, 'json.yaml'), 'version: 1\ninput: {rowsFile: rows.json}\n');
+    const r = await cli(['dry-run', join(dir, 'json.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'json.out.csv'), 'utf8')).toBe(CSV);
+  });
+
+  it('a job file mapping them runs the same offline and against import serve', async () => {
+    const job = join(dir, 'mapped.yaml');
+    await writeFile(job, [
+      'version: 1', 'pipeline: p', 'input: {file: in.csv}', 'config:',
+      '  mapping: {"1962": y1962, __proto__: proto, TQ: tq, constructor: ctor}',
+      '  text:', '    casing: {proto: upper}',
+      'schema:', '  expectedFields: [tq, proto, y1962, ctor]', '',
+    ].join('\n'));
+    const dry = await cli(['dry-run', job]);
+    expect(dry.exitCode).toBe(0);
+    const expected = 'tq,proto,y1962,ctor\na,B,c,d\ne,F,g,h\n';
+    expect(await readFile(join(dir, 'mapped.out.csv'), 'utf8')).toBe(expected);
+
+    const run = await cli(['run', job, '--yes', '-o', 'json']);
+    expect(run.stderr).not.toMatch(/bug/);
+    expect(run.exitCode).toBe(0);
+    const output = JSON.parse(run.stdout).output.path as string;
+    expect(await readFile(output, 'utf8')).toBe(expected);
+  });
+
+  it('init writes each of them as a key of its own, in column order', async () => {
+    const r = await cli(['init', join(dir, 'in.csv')]);
+    expect(r.exitCode).toBe(0);
+    const mapping = r.stdout.split('\n').filter((line) => /^    [^ #]/.test(line) && / # suggested/.test(line) && !/rich_text/.test(line));
+    expect(mapping).toEqual([
+      '    TQ: TQ # suggested, confidence 1.00',
+      '    __proto__: __proto__ # suggested, confidence 1.00',
+      '    "1962": "1962" # suggested, confidence 1.00',
+      '    constructor: constructor # suggested, confidence 1.00',
+    ]);
+  });
+});
