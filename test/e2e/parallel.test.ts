@@ -8,21 +8,11 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 as prng } from '../../src/engine/prng.js';
 import { runCli } from '../support/cli.js';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 
-/** A seeded PRNG (mulberry32), so every run writes the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Options {
   rows: number;
