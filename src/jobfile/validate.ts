@@ -176,6 +176,8 @@ class Walker {
   /** Collections being walked (to find an alias inside its own target) and the aliases being expanded. */
   private readonly ancestors = new Set<unknown>();
   private lastAlias: unknown;
+  /** Scalars naming an unset `${NAME}`: reported at the reference, so no check of their value follows. */
+  private readonly unresolved = new WeakSet<object>();
   private visits = 0;
   private readonly budget: number;
 
@@ -486,14 +488,15 @@ class Walker {
         this.error(extra.keyNode, `input has both "${given[0].key}" and "${extra.key}"; keep exactly ${ways}.`);
       }
       const link = (out as { googleSheet?: { url?: unknown } }).googleSheet?.url;
-      if (typeof link === 'string') {
+      const sheet = this.deref(members.get('googleSheet')?.value);
+      const url = isMap(sheet) ? sheet.items.find((p) => keyText(this.deref(p.key)) === 'url') : undefined;
+      // A link with an unset variable is already reported at the variable; its form is unknown.
+      if (typeof link === 'string' && !this.unresolved.has(this.deref(url?.value) as object)) {
         // The link's form is checked offline, as the dry run would, so CI stops at the line.
         try {
           parseSheetsLink(link, sheetsBaseUrl(this.opts.env));
         } catch (error) {
           if (!(error instanceof UsageError)) throw error;
-          const sheet = this.deref(members.get('googleSheet')?.value);
-          const url = isMap(sheet) ? sheet.items.find((p) => keyText(this.deref(p.key)) === 'url') : undefined;
           this.error(url?.value ?? url?.key ?? keyNode, `input.googleSheet.url: ${error.message}`);
           return INVALID;
         }
@@ -649,6 +652,7 @@ class Walker {
   private substitute(node: Scalar, value: string): string {
     const { value: out, missing } = substituteEnv(value, this.opts.env);
     if (missing.length === 0) return out;
+    this.unresolved.add(node);
     const start = node.range?.[0] ?? 0;
     const refs = referenceOffsets(this.tree.text.slice(start, node.range?.[1] ?? start));
     for (const m of missing) {
