@@ -2,10 +2,10 @@
  * `import dry-run --report`: the HTML file opened in a real headless browser (Debian's chromium,
  * driven by playwright-core): no console error, nothing fetched, the expected headings and numbers
  * in the DOM, and a screenshot. REPORT_SCREENSHOT=<path> keeps the screenshot (the README's
- * docs/report.png is made that way).
+ * docs/report.png is made that way: the run is in a copy of examples/customers, so paths are short).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,8 +32,10 @@ describe('dry-run --report', () => {
       console.log(`skipped: ${CHROMIUM} is absent (apt-get install chromium)`);
       return ctx.skip();
     }
-    const report = join(dir, 'browser.html');
-    const r = await runCli(['dry-run', 'examples/customers/job.yaml', '--out', join(dir, 'out.csv'), '--report', report, '--rejects', join(dir, 'rejects.csv')]);
+    const work = join(dir, 'customers');
+    await cp(join(ROOT, 'examples/customers'), work, { recursive: true });
+    const report = join(work, 'report.html');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--report', 'report.html', '--rejects', 'rejects.csv'], { cwd: work });
     expect(r.exitCode).toBe(0);
     const { chromium } = await import('playwright-core');
     const profile = await mkdtemp(join(tmpdir(), 'import-chromium-'));
