@@ -52,6 +52,18 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
   }
 
+  // One column per field unless combining is allowed (engine.md, step 4): the dry run and the
+  // service would stop on it, so it stops here, at the column that repeats the field.
+  if (config.allowColumnCombining !== true) {
+    const firstColumn = new Map<string, string>();
+    for (const [column, field] of mapping) {
+      if (field === null) continue;
+      const first = firstColumn.get(field);
+      if (first === undefined) firstColumn.set(field, column);
+      else at(['config', 'mapping', column], `config.mapping maps both "${first}" and "${column}" to "${field}", but only one column may map to a field unless columns are combined; map one of them elsewhere (or to null), or add "allowColumnCombining: true" to config.`);
+    }
+  }
+
   // Fields the configuration may name: the pipeline's (or, with none known, the suggested ones)
   // and those the job file's mapping creates.
   const mappedFields = mapping.map(([, f]) => f).filter((f): f is string => f !== null);

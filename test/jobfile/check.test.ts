@@ -33,6 +33,14 @@ describe('checkJobFile', () => {
     ]);
   });
 
+  it('stops two columns mapped to one field without allowColumnCombining, at the second, with nothing else known', () => {
+    expect(problems('config:\n  mapping:\n    First: full_name\n    Last: full_name\n    E-mail: email\n', {})).toEqual([
+      'job.yaml:6:5: config.mapping maps both "First" and "Last" to "full_name", but only one column may map to a field unless columns are combined; map one of them elsewhere (or to null), or add "allowColumnCombining: true" to config.',
+    ]);
+    expect(problems('config:\n  mapping: {First: full_name, Last: full_name}\n  allowColumnCombining: true\n', {})).toEqual([]);
+    expect(problems('config:\n  mapping: {First: full_name, Last: null, E-mail: null}\n', {})).toEqual([]);
+  });
+
   it('names a field the pipeline does not have', () => {
     expect(problems('config:\n  mapping:\n    First: ful_name\n', { columns, fields })).toEqual([
       'job.yaml:5:5: config.mapping maps "First" to "ful_name", which is not a field of the pipeline\'s schema in job.yaml (id, full_name, email, phone); did you mean "full_name"?',
