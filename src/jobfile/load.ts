@@ -19,6 +19,9 @@ export async function loadJobFile(path: string, env: NodeJS.ProcessEnv): Promise
 export async function loadJobFileWithWarnings(path: string, env: NodeJS.ProcessEnv): Promise<{ job: JobFile; warnings: JobFileProblem[] }> {
   const absolute = resolve(path);
   const shown = displayPath(path);
+  if (DATA_FILE.test(path)) {
+    throw new UsageError(`${shown} is a data file, not a job file; write a job file for it with \`import init ${shown} --write job.yaml\`, then pass job.yaml.`);
+  }
   let text: string;
   try {
     text = await readFile(absolute, 'utf8');
@@ -51,6 +54,9 @@ export function displayPath(path: string, cwd = process.cwd()): string {
   const rel = relative(cwd, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
+
+/** Names of data files (not job files, which are YAML or JSON): a common slip on the command line. */
+const DATA_FILE = /\.(csv|tsv|txt|xlsx|xlsm|xls)$/i;
 
 function readFailure(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;

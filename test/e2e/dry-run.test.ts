@@ -114,6 +114,12 @@ describe('import dry-run on bad input', () => {
     expect(r.stderr).toContain('nope.csv');
   });
 
+  it('says a data file given for the job file is one, and how to write the job file', async () => {
+    const r = await runCli(['dry-run', 'examples/customers/customers.csv']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('error: examples/customers/customers.csv is a data file, not a job file; write a job file for it with `import init examples/customers/customers.csv --write job.yaml`, then pass job.yaml.\n');
+  });
+
   it('lists the sheets when the job selects one that does not exist', async () => {
     const dir = await copyExample('workbook');
     const job = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('config:\n', 'config:\n  sheet: Ordres\n');
