@@ -31,7 +31,17 @@ function loadLibraries(): Promise<{ yauzl: Yauzl; saxes: Saxes }> {
 }
 
 /** A workbook problem the reader words for the user (the caller adds the file name). */
-export class BookError extends Error {}
+export class BookError extends Error {
+  /** The way out, when it is not "save the workbook again" (the message is then about the content, not the file). */
+  constructor(message: string, readonly fix?: string) { super(message); }
+}
+
+/**
+ * How cells that cannot be imported as written are met: `strict` (the data being imported) stops
+ * at a formula whose result was never saved; `lenient` (listing sheets, their header and size)
+ * reads it as empty.
+ */
+export type Strictness = 'strict' | 'lenient';
 
 /** One worksheet of the workbook, in workbook order. */
 export interface BookSheet { name: string; path: string }
@@ -43,7 +53,7 @@ type CellValue = string | null;
 export interface Book {
   sheets: BookSheet[];
   /** Reads one sheet's rows: each row's 1-based number and its cells (0-based, dense up to the last present cell). */
-  rows(sheet: BookSheet, onBytes?: (bytes: number) => void): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
+  rows(sheet: BookSheet, onBytes?: (bytes: number) => void, strict?: Strictness): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
   close(): void;
 }
 
@@ -109,7 +119,7 @@ export async function openBook(path: string): Promise<Book> {
     const book = await readBookModel(reader);
     return {
       sheets: book.sheets,
-      rows: (sheet, onBytes) => sheetRows(reader, sheet, book, onBytes),
+      rows: (sheet, onBytes, strict) => sheetRows(reader, sheet, book, onBytes, strict),
       close: () => zip.close(),
     };
   } catch (error) {
@@ -319,7 +329,7 @@ function isoCellText(text: string): string {
 }
 
 /** The rows of one worksheet, a chunk's worth at a time. */
-async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, onBytes?: (bytes: number) => void): AsyncGenerator<{ number: number; cells: CellValue[] }[]> {
+async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, onBytes?: (bytes: number) => void, strict: Strictness = 'lenient'): AsyncGenerator<{ number: number; cells: CellValue[] }[]> {
   let ready: { number: number; cells: CellValue[] }[] = [];
   let rowNumber = 0;
   let cells: CellValue[] = [];
@@ -330,7 +340,10 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
   let value = '';
   let inline = '';
   let hasValue = false;
-  /** Which text the parser is in: 1 `<v>`, 2 `<t>` of an inline string, 0 other. */
+  /** The cell's formula (`<f>`), when it has one: `null` none, else its text (empty for a shared one). */
+  let formula: string | null = null;
+  let ref = '';
+  /** Which text the parser is in: 1 `<v>`, 2 `<t>` of an inline string, 3 `<f>`, 0 other. */
   let into = 0;
   let phonetic = 0;
   let inInline = false;
@@ -350,7 +363,6 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
       case 'e': return hasValue ? value : null;
       case 'd': return hasValue ? isoCellText(value.trim()) : null;
       default: {
-        // A formula without a cached result has no value to import.
         if (!hasValue || value.trim() === '') return null;
         const n = Number(value);
         if (!Number.isFinite(n)) return value;
@@ -374,6 +386,8 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
           const col = a.r ? columnOf(a.r) : -1;
           column = col >= 0 ? col : column + 1;
           type = a.t ?? 'n';
+          ref = a.r ?? '';
+          formula = null;
           style = a.s ? Number(a.s) : 0;
           value = '';
           inline = '';
@@ -383,6 +397,7 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
           break;
         }
         case 'v': into = 1; hasValue = true; break;
+        case 'f': into = 3; formula = ''; break;
         case 'is': inInline = true; break;
         case 't': if (inInline) into = 2; break;
         case 'rPh': phonetic++; break;
@@ -391,11 +406,21 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
     close(name) {
       switch (name) {
         case 'v': into = 0; break;
+        case 'f': into = 0; break;
         case 't': if (into === 2) into = 0; break;
         case 'rPh': phonetic--; break;
         case 'is': inInline = false; break;
         case 'c': {
           if (!inRow || column < 0) break;
+          if (strict === 'strict' && formula !== null && (!hasValue || (value === '' && type !== 'str'))) {
+            // Its result was never calculated (no `<v>`, or openpyxl's empty `<v></v>` on a number
+            // cell; an empty text result is `t="str"`): importing it as missing would lose a value
+            // in silence.
+            const where = ref || `row ${rowNumber}, column ${column + 1}`;
+            const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
+            throw new BookError(`sheet "${sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
+              'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
+          }
           const text = cellValue();
           if (text !== null) {
             while (cells.length < column) cells.push(null);
@@ -411,6 +436,7 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
     },
     text(text) {
       if (into === 1) value += text;
+      else if (into === 3) { if (formula!.length < 100) formula += text; }
       else if (into === 2 && phonetic === 0) inline += text;
     },
   };

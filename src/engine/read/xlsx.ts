@@ -14,6 +14,7 @@ function unreadableBook(display: string, error: unknown): UsageError {
   if (error instanceof UsageError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'EPERM') return unreadableFile(display, error);
+  if (error instanceof BookError && error.fix) return new UsageError(`${display}: ${error.message}; ${error.fix}.`, { cause: error });
   const reason = error instanceof BookError ? error.message : `${error instanceof Error ? error.message : String(error)}`;
   return new UsageError(`${display} is not a readable XLSX workbook (${reason}); open it in Excel, save it again as .xlsx, and retry.`, { cause: error });
 }
@@ -84,7 +85,7 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
     let rows: Row[] = [];
     let numbers: number[] = [];
     let dataRows = 0;
-    const iterator = book.rows(sheet, opts.onProgress)[Symbol.asyncIterator]();
+    const iterator = book.rows(sheet, opts.onProgress, 'strict')[Symbol.asyncIterator]();
     for (;;) {
       let next: IteratorResult<{ number: number; cells: (string | null)[] }[]>;
       try {

@@ -99,12 +99,16 @@ describe('a workbook written by hand with what simple readers get wrong', () => 
     expect(rows).toEqual([
       // rich-text runs joined; a number in a non-date format; built-in date format 14; two inline runs
       ['Hello', '1.5', '2023-03-15T00:00:00', 'x y'],
-      // the phonetic reading is not the value; no cached formula result; custom date format; literal `&lt;`
+      // the phonetic reading is not the value; an empty cell element; custom date format; literal `&lt;`
       ['東京', null, '2023-03-15T12:00:00', '&lt;'],
       // `_x000D_` is a CR; an error cell's text; an ISO date cell; `_x005F_` escapes the underscore
       ['a\rb', '#DIV/0!', '2024-02-29T10:00:00', '_x000D_ literal'],
       // a boolean formula, a string formula, no cell, 1E-3 as plain decimal text
       ['true', 'computed', null, '0.001'],
     ]);
+  });
+
+  it('stops at a formula whose result was never saved, naming the cell and the way out, instead of importing it as missing', async () => {
+    await expect(readSheet(file, 'Hidden')).rejects.toThrow(`${file}: sheet "Hidden", cell A2 holds a formula (=A1*2) whose result was never saved (the program that wrote the workbook does not calculate formulas); open and save it in Excel or LibreOffice (or \`soffice --headless --convert-to xlsx\`) so the results are saved, then retry.`);
   });
 });
