@@ -73,14 +73,40 @@ export function orderedObject<T>(pairs: Iterable<readonly [string, T]>): Record<
   return object as Record<string, T>;
 }
 
+/** Options of `parseJson`. */
+export interface ParseJsonOptions {
+  /**
+   * Data rows: an integer a double cannot hold exactly (`12345678901234567890`, a snowflake id)
+   * becomes a BigInt, and a number beyond a double's range (`1e400`) its written text, instead of
+   * the nearest double or Infinity: values are imported as written, never rounded in silence.
+   */
+  exactNumbers?: boolean;
+}
+
+/** May `text` hold a number that a double would change: 16 digits in a row, or a 3-digit exponent? (cheap; false positives only cost a slower parse) */
+const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
+
 /**
  * Parses JSON text like `JSON.parse`, and records the written key order of every object whose
- * order a JavaScript object would change (read it with `keysInOrder`). Only such text pays for a
- * second, order-keeping parse.
+ * order a JavaScript object would change (read it with `keysInOrder`). Only such text (or, with
+ * `exactNumbers`, text with long numbers) pays for a second, event-based parse.
  */
-export function parseJson(text: string): unknown {
+export function parseJson(text: string, options: ParseJsonOptions = {}): unknown {
   const value: unknown = JSON.parse(text);
-  return hasIndexLikeKeys(value) ? parseOrdered(text) : value;
+  const exact = Boolean(options.exactNumbers) && MAYBE_INEXACT.test(text);
+  return exact || hasIndexLikeKeys(value) ? parseOrdered(text, exact) : value;
+}
+
+/**
+ * A number literal as a data value: the double when it holds the written value, else a BigInt
+ * for an integer (exact), else the written text (out of a double's range). Fractions with more
+ * digits than a double holds keep the double (engine.md: numbers are doubles).
+ */
+export function exactNumber(literal: string, n: number): number | bigint | string {
+  if (!Number.isFinite(n)) return literal;
+  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(literal)) return n;
+  const exact = BigInt(literal);
+  return BigInt(n) === exact ? n : exact;
 }
 
 /** Whether any object inside `value` has an integer-like key among others. */
@@ -105,7 +131,7 @@ function hasIndexLikeKeys(value: unknown): boolean {
 }
 
 /** The order-keeping parse: builds values from the parser's events. `text` is valid JSON. */
-function parseOrdered(text: string): unknown {
+function parseOrdered(text: string, exactNumbers: boolean): unknown {
   // Each open container: an array, or an object with its pairs so far and the pending key.
   type Frame = { array: unknown[] } | { pairs: [string, unknown][]; key: string };
   const stack: Frame[] = [];
@@ -122,7 +148,9 @@ function parseOrdered(text: string): unknown {
     onObjectEnd: () => { put(orderedObject((stack.pop() as { pairs: [string, unknown][] }).pairs)); },
     onArrayBegin: () => { stack.push({ array: [] }); },
     onArrayEnd: () => { put((stack.pop() as { array: unknown[] }).array); },
-    onLiteralValue: (value) => { put(value); },
+    onLiteralValue: (value, offset, length) => {
+      put(exactNumbers && typeof value === 'number' ? exactNumber(text.slice(offset, offset + length), value) : value);
+    },
   }, { disallowComments: true, allowTrailingComma: false });
   return result;
 }
@@ -140,14 +168,16 @@ function needsOrderedWrite(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();
+    if (typeof v === 'bigint') return true;
     if (v === null || typeof v !== 'object') continue;
     if (v instanceof Map || (v as Ordered)[KEY_ORDER]) return true;
-    for (const item of Array.isArray(v) ? v : Object.values(v)) if (item !== null && typeof item === 'object') stack.push(item);
+    for (const item of Array.isArray(v) ? v : Object.values(v)) if (typeof item === 'bigint' || (item !== null && typeof item === 'object')) stack.push(item);
   }
   return false;
 }
 
 function write(value: unknown, indent: string, at: string): string | undefined {
+  if (typeof value === 'bigint') return value.toString(); // an exact integer from `exactNumbers`
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
   const inner = at + indent;

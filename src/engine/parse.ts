@@ -147,6 +147,17 @@ export function isZeroPadded(text: string): boolean {
   return text.charCodeAt(i) === ZERO && i + 1 < end && isDigit(text.charCodeAt(i + 1));
 }
 
+/**
+ * True for an integer text (digits, an optional sign and thousands commas) whose value a double
+ * cannot hold, such as the 19-digit ids of many systems: as a number it would be rounded
+ * (`12345678901234567890` -> `12345678901234567000`), so such a column is a code, not a quantity.
+ */
+export function losesDigits(text: string, n: number): boolean {
+  if (Number.isSafeInteger(n) || !Number.isFinite(n) || !Number.isInteger(n)) return false;
+  const digits = text.trim().replace(/^[-+]/, '').replaceAll(',', '');
+  return /^\d+$/.test(digits) && BigInt(digits) !== BigInt(Math.abs(n));
+}
+
 /** A parsed date and time; `offsetMinutes` is the explicit UTC offset written in the text, or null. */
 export interface DateParts {
   year: number;

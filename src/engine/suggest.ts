@@ -7,7 +7,7 @@ import type {
 } from '../contract/index.js';
 import { orderedObject } from '../contract/json.js';
 import { isMissing } from './missing.js';
-import { isZeroPadded, parseDate, parseNumber, slashDateOrder, type SlashDateOrder } from './parse.js';
+import { isZeroPadded, losesDigits, parseDate, parseNumber, slashDateOrder, type SlashDateOrder } from './parse.js';
 import { assignByName, suggestMapping } from './suggest-mapping.js';
 import type { Row, SheetInfo } from './types.js';
 
@@ -125,8 +125,8 @@ function suggestDataType(stats: TypeStats, schemaType: DataType | undefined): { 
     return { dataType: schemaType, confidence: round2(fit) };
   }
   if (stats.nonMissing === 0) return { dataType: 'rich_text', confidence: 1 };
-  // Zero-padded values are codes: the column is never a number, and its digits say nothing against text.
-  const numberShare = stats.zeroPadded ? 0 : share(stats.numbers);
+  // Codes (zero-padded, or integers a double cannot hold) never make a number column, and their digits say nothing against text.
+  const numberShare = stats.codes ? 0 : share(stats.numbers);
   if (numberShare >= TYPE_INFERENCE_SHARE) return { dataType: 'number', confidence: round2(numberShare) };
   const dateShare = share(stats.dates);
   if (dateShare >= TYPE_INFERENCE_SHARE) return { dataType: 'date_time', confidence: round2(dateShare) };
@@ -142,7 +142,8 @@ interface TypeStats {
   nonMissing: number;
   /** Values that parse as numbers (zero-padded ones included). */
   numbers: number;
-  zeroPadded: boolean;
+  /** Some value is a code, not a quantity: zero-padded (`00123`) or an integer a double cannot hold. */
+  codes: boolean;
   /** Values that parse as dates, slash dates read in the order the column proves. */
   dates: number;
   /** Distinct non-missing values, counted up to MAX_CATEGORIES + 1. */
@@ -154,7 +155,7 @@ interface TypeStats {
 class ColumnCounts {
   nonMissing = 0;
   numbers = 0;
-  zeroPadded = false;
+  codes = false;
   isoDates = 0;
   // Slash dates (`N/N/YYYY`) valid when read day-first / month-first; the column's order is only
   // known once a value proves it, so both readings are counted.
@@ -191,9 +192,10 @@ function profileColumns(rows: Row[], indices: number[]): TypeStats[] {
       if (!counts.tooManyDistinct) counts.tooManyDistinct = addDistinct(counts.distinct, text);
       const first = firstCharCode(text);
       if (!mayStartNumber(first)) continue;
-      if (parseNumber(text) !== undefined) {
+      const n = parseNumber(text);
+      if (n !== undefined) {
         counts.numbers++;
-        if (!counts.zeroPadded && isZeroPadded(text)) counts.zeroPadded = true;
+        if (!counts.codes && (isZeroPadded(text) || losesDigits(text, n))) counts.codes = true;
         continue; // text that parses as a number never parses as a date
       }
       if (!((first >= 48 && first <= 57) || first > 127)) continue; // dates start with a digit
@@ -211,7 +213,7 @@ function profileColumns(rows: Row[], indices: number[]): TypeStats[] {
   return all.map((c) => ({
     nonMissing: c.nonMissing,
     numbers: c.numbers,
-    zeroPadded: c.zeroPadded,
+    codes: c.codes,
     dates: c.isoDates + (c.order === 'dayFirst' ? c.slashDayFirst : c.slashMonthFirst),
     distinct: c.distinct.size,
     tooManyDistinct: c.tooManyDistinct,

@@ -10,7 +10,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isAlias, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import type { PipelineSchema, RowDroppingRule } from '../contract/index.js';
-import { orderedObject } from '../contract/json.js';
+import { exactNumber, orderedObject } from '../contract/json.js';
 import { parseSheetsLink, sheetsBaseUrl } from '../engine/read/sheets-link.js';
 import { regexProblem } from '../engine/regex.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
@@ -442,7 +442,8 @@ class Walker {
     const node = this.deref(value);
     if (node === INVALID) return INVALID;
     this.visit(node);
-    if (isScalar(node)) return this.scalarValue(node);
+    // Data values as written: an integer a double cannot hold stays exact (see exactNumber).
+    if (isScalar(node)) return typeof node.value === 'number' ? exactNumber(this.source(node).trim(), node.value) : this.scalarValue(node);
     if (!isSeq(node) && !isMap(node)) return null;
     if (this.ancestors.size >= MAX_DEPTH) return this.error(node, `values nest more than ${MAX_DEPTH} levels deep here; write the value out flat.`);
     this.ancestors.add(node);

@@ -110,7 +110,7 @@ export function jsonFileSource(path: string, display: string, name: string, size
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       let value: unknown;
       try {
-        value = parseJson(text);
+        value = parseJson(text, { exactNumbers: true });
       } catch (error) {
         throw invalidJson(text, display, error as Error);
       }
