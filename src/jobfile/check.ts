@@ -7,7 +7,8 @@
  */
 import type { FieldsRead, JobConfig } from '../contract/index.js';
 import { entriesInOrder } from '../contract/json.js';
-import type { JobFileProblem } from '../errors.js';
+import { coerceFillValue } from '../engine/steps/impute.js';
+import { UsageError, type JobFileProblem } from '../errors.js';
 import { suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
 
@@ -49,6 +50,24 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
     if (field !== null && expected && !expected.has(field)) {
       at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them')}`);
+    }
+  }
+
+  for (const [path, url] of [[['options', 'webhookUrl'], job.options.webhookUrl], [['run', 'webhookUrl'], job.run.webhookUrl]] as const) {
+    if (url !== undefined && !isHttpUrl(url)) at([...path], `${path.join('.')} "${url}" is not an http(s) URL; write it in full, such as https://example.com/hook.`);
+  }
+
+  // A fill value must be a value of the field's type, when the job file says the type.
+  for (const [field, rule] of entriesInOrder(config.impute ?? {})) {
+    if (rule.method !== 'fill' || rule.value === undefined) continue;
+    const type = config.dataTypes?.[field] ?? job.schema?.fieldDataTypes[field];
+    try {
+      coerceFillValue(field, rule.value, type);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      const reason = error.message.replace(/\.$/, '');
+      const fix = reason.includes('; ') ? '' : "; write a value of that type or change the field's type";
+      at(['config', 'impute', field, 'value'], `config.impute.${field}.value: ${reason}${fix}.`);
     }
   }
 
@@ -129,6 +148,15 @@ export function requiredFieldsWithoutColumn(desired: Required<JobConfig>, fields
 /** A name as a YAML key, quoted when it needs to be. */
 function yamlKey(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 /** Names for a message: all of them when few, else the first ten and how many more. */

@@ -41,6 +41,18 @@ describe('checkJobFile', () => {
     expect(problems('config:\n  mapping: {First: full_name, Last: null, E-mail: null}\n', {})).toEqual([]);
   });
 
+  it('stops a webhook URL that is not http(s), and a fill value that is not of the field\'s type, with nothing else known', () => {
+    expect(problems('options: {webhookUrl: hooks.example.com/start}\nrun: {webhookUrl: "https://example.com/run"}\n', {})).toEqual([
+      'job.yaml:3:11: options.webhookUrl "hooks.example.com/start" is not an http(s) URL; write it in full, such as https://example.com/hook.',
+    ]);
+    const text = 'config:\n  impute: {amount: {method: fill, value: n/a}, when: {method: fill, value: "2024-02-30"}, total: {method: fill, value: "1,234.5"}}\n  dataTypes: {amount: number, total: number}\n';
+    const schema = 'schema:\n  expectedFields: [amount, when, total]\n  fieldDataTypes: {when: date_time}\n';
+    expect(problems(text + schema, {})).toEqual([
+      'job.yaml:4:35: config.impute.amount.value: Fill value "n/a" for field "amount" is not a number, but the field\'s data type is number; write a value of that type or change the field\'s type.',
+      'job.yaml:4:69: config.impute.when.value: Fill value "2024-02-30" for field "when" is not a date, but the field\'s data type is date_time; write it as YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.',
+    ]);
+  });
+
   it('names a field the pipeline does not have', () => {
     expect(problems('config:\n  mapping:\n    First: ful_name\n', { columns, fields })).toEqual([
       'job.yaml:5:5: config.mapping maps "First" to "ful_name", which is not a field of the pipeline\'s schema in job.yaml (id, full_name, email, phone); did you mean "full_name"?',
