@@ -57,6 +57,14 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     if (url !== undefined && !isHttpUrl(url)) at([...path], `${path.join('.')} "${url}" is not an http(s) URL; write it in full, such as https://example.com/hook.`);
   }
 
+  // An output name whose extension says the other format: Excel bytes in a .csv, or the reverse.
+  const destination = job.options.destinationFileName;
+  const extension = destination !== undefined ? /\.(csv|xlsx)$/i.exec(destination)?.[1].toLowerCase() : undefined;
+  const type = job.options.outputFileType ?? 'csv';
+  if (extension && (extension === 'xlsx') !== (type === 'excel')) {
+    at(['options', 'destinationFileName'], `options.destinationFileName "${destination}" ends in .${extension}, but the output is ${type === 'excel' ? 'Excel' : 'CSV'} (options.outputFileType: ${type}); name it .${type === 'excel' ? 'xlsx' : 'csv'} or set outputFileType: ${extension === 'xlsx' ? 'excel' : 'csv'}.`);
+  }
+
   // A fill value must be a value of the field's type, when the job file says the type.
   for (const [field, rule] of entriesInOrder(config.impute ?? {})) {
     if (rule.method !== 'fill' || rule.value === undefined) continue;

@@ -41,10 +41,15 @@ describe('checkJobFile', () => {
     expect(problems('config:\n  mapping: {First: full_name, Last: null, E-mail: null}\n', {})).toEqual([]);
   });
 
-  it('stops a webhook URL that is not http(s), and a fill value that is not of the field\'s type, with nothing else known', () => {
+  it('stops a webhook URL that is not http(s), an output name of the other format, and a fill value that is not of the field\'s type, with nothing else known', () => {
     expect(problems('options: {webhookUrl: hooks.example.com/start}\nrun: {webhookUrl: "https://example.com/run"}\n', {})).toEqual([
       'job.yaml:3:11: options.webhookUrl "hooks.example.com/start" is not an http(s) URL; write it in full, such as https://example.com/hook.',
     ]);
+    expect(problems('options: {destinationFileName: out.csv, outputFileType: excel}\n', {})).toEqual([
+      'job.yaml:3:11: options.destinationFileName "out.csv" ends in .csv, but the output is Excel (options.outputFileType: excel); name it .xlsx or set outputFileType: csv.',
+    ]);
+    expect(problems('options: {destinationFileName: out.xlsx}\n', {})[0]).toMatch(/ends in \.xlsx, but the output is CSV .*set outputFileType: excel\.$/);
+    expect(problems('options: {destinationFileName: out.XLSX, outputFileType: excel}\n', {})).toEqual([]);
     const text = 'config:\n  impute: {amount: {method: fill, value: n/a}, when: {method: fill, value: "2024-02-30"}, total: {method: fill, value: "1,234.5"}}\n  dataTypes: {amount: number, total: number}\n';
     const schema = 'schema:\n  expectedFields: [amount, when, total]\n  fieldDataTypes: {when: date_time}\n';
     expect(problems(text + schema, {})).toEqual([
