@@ -6,6 +6,7 @@ import { suggestResources } from '../../dist/engine/suggest.js';
 import { HELD_OUT } from './suggest/held-out.mjs';
 import { HELD_OUT_B } from './suggest/held-out-b.mjs';
 import { CONFIDENT, scoreCases, TARGETS } from './suggest/score.mjs';
+import { DEV_C } from './suggest/dev-c.mjs';
 import { TUNING } from './suggest/tuning.mjs';
 import { VALIDATION } from './suggest/validation.mjs';
 import { line, median } from './lib.mjs';
@@ -14,7 +15,7 @@ const pct = (x) => x.toFixed(2);
 const verbose = process.argv.includes('--verbose');
 
 let failed = false;
-const sets = [['tuning', TUNING], ['validation', VALIDATION], ['held-out B', HELD_OUT_B], ['held-out', HELD_OUT]]
+const sets = [['tuning', TUNING], ['dev C', DEV_C], ['validation', VALIDATION], ['held-out B', HELD_OUT_B], ['held-out', HELD_OUT]]
   .filter(([label]) => !process.argv.includes('--no-held-out') || label !== 'held-out');
 for (const [label, cases] of sets) {
   const { perCase, total } = await scoreCases(cases);
