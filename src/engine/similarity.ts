@@ -32,6 +32,8 @@ const RELATED_TOKEN = 0.8;
 const PREFIX_TOKEN = 0.7;
 const ABBREVIATION_TOKEN = 0.6;
 const MIN_TYPO_SIMILARITY = 0.75;
+// A word this long may be written as several (`subregion` / `sub region`).
+const MIN_COMPOUND_LENGTH = 5;
 // Weight of a number in a partial match with a name without numbers: `col_5` and `field 5` share little.
 const NUMBER_WEIGHT = 0.5;
 // Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
@@ -159,6 +161,8 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
   const matchB = b.canonical.map((t) => bestTokenMatch(t, a.canonical));
   creditAcronyms(a, b, matchA, matchB);
   creditAcronyms(b, a, matchB, matchA);
+  creditCompounds(a.canonical, b.canonical, matchA, matchB);
+  creditCompounds(b.canonical, a.canonical, matchB, matchA);
   const [sumA, weightA] = weighted(a.weights, matchA);
   const [sumB, weightB] = weighted(b.weights, matchB);
   const dice = (sumA + sumB) / (weightA + weightB);
@@ -228,6 +232,27 @@ function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matc
   if (!newA || !newB || !whole(newA, a.weights) || !whole(newB, b.weights)) return;
   newA.forEach((m, i) => { matchA[i] = m; });
   newB.forEach((m, i) => { matchB[i] = m; });
+}
+
+/**
+ * Credits a word of `a` written as one that is a run of consecutive words of `b` (`subregion` /
+ * `sub region`, `yearround` / `year round`): the word and the run match fully.
+ */
+function creditCompounds(a: string[], b: string[], matchA: number[], matchB: number[]): void {
+  if (b.length < 2) return;
+  a.forEach((token, i) => {
+    if (matchA[i] === 1 || token.length < MIN_COMPOUND_LENGTH) return;
+    for (let start = 0; start < b.length - 1; start++) {
+      if (!token.startsWith(b[start])) continue;
+      let joined = b[start];
+      let end = start + 1;
+      while (end < b.length && joined.length < token.length && token.startsWith(joined + b[end])) joined += b[end++];
+      if (joined !== token || end - start < 2) continue;
+      matchA[i] = 1;
+      for (let j = start; j < end; j++) matchB[j] = 1;
+      return;
+    }
+  });
 }
 
 /** Sum of weight × match, and sum of weights. */

@@ -54,7 +54,7 @@ export function suggestMapping(columns: readonly string[], fields: readonly stri
   const preparedColumns = columns.map(prepareName);
   const targets: Target[] = fields.map((field) => {
     const name = prepareName(field);
-    return { name, shapes: expectedShapes(name.canonical, Object.hasOwn(types, field) ? types[field] : undefined) };
+    return { name, shapes: expectedShapes(name.canonical, Object.hasOwn(types, field) ? types[field] : undefined, name.tokens) };
   });
   const wanted = new Set(targets.flatMap((t) => t.shapes));
   const values = columns.map((_, i) => new ColumnValues(sample, i, wanted));

@@ -112,18 +112,20 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
 }
 
 /**
- * The shapes a field's values should have, from its canonical name tokens (similarity.ts) and
- * its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
+ * The shapes a field's values should have, from its canonical name tokens (similarity.ts), its
+ * normalised words before synonyms (`words`, for plurals) and its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
  * `iso_alpha_2`, `number` for a number field, and so on. Empty when nothing is known.
  */
-export function expectedShapes(tokens: readonly string[], type: DataType | undefined): Shape[] {
+export function expectedShapes(tokens: readonly string[], type: DataType | undefined, words: readonly string[] = []): Shape[] {
   const has = (t: string) => tokens.includes(t);
+  // A name ending in `years` or `yrs` counts years (`life_expectancy_yrs`, `age_years`): a duration, not a year.
+  const duration = DURATION_ENDINGS.has(words[words.length - 1] ?? '');
   const shapes: Shape[] = [];
   if (has('email')) shapes.push('email');
   if (has('phone') || has('fax')) shapes.push('phone');
   if (has('latitude')) shapes.push('latitude');
   if (has('longitude')) shapes.push('longitude');
-  if (has('year')) shapes.push('year');
+  if (has('year') && !duration) shapes.push('year');
   if (has('month')) shapes.push('month');
   if (has('iso2')) shapes.push('countryAlpha2');
   if (has('iso3')) shapes.push('countryAlpha3');
@@ -132,7 +134,7 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
-  if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('flag')) shapes.push('boolean');
+  if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('indicator')) shapes.push('boolean');
   if (has('percent') || has('share') || has('ratio')) shapes.push('percent');
   if (has('code') || has('iata') || has('ioc') || has('abbreviation') || has('symbol')) shapes.push('code');
   // A number field named for a kind of number asks for that kind: latitudes, not any number.
@@ -142,6 +144,7 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   return shapes;
 }
 
+const DURATION_ENDINGS = new Set(['years', 'yrs']);
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
 const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'percent']);
 

@@ -48,6 +48,30 @@ describe('lexicon', () => {
   });
 });
 
+describe('lexicon of suppliers, codes, prefixes and periods', () => {
+  it('equates the spellings pipelines use for one field', () => {
+    const pairs: [string, string][] = [
+      ['vendor_id', 'supplier_id'], ['mfr', 'manufacturer'], ['fx_rate', 'exchange_rate'], ['FY', 'fiscal_year'],
+      ['phonePrefix', 'calling_code'], ['olympicCode', 'ioc_code'], ['isoCode2', 'iso_alpha_2'], ['isoCode3', 'ISO3'],
+      ['prev_close', 'previous_close'], ['begin_date', 'start_date'], ['finish_date', 'end_date'], ['lang', 'language'],
+      ['emp_count', 'headcount'], ['active_flag', 'active_indicator'],
+    ];
+    for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+  });
+
+  it('relates highs to maxima and lows to minima, items to products', () => {
+    expect(nameSimilarity('temp_max', 'high_temp')).toBeGreaterThan(nameSimilarity('temp_max', 'low_temp'));
+    expect(nameSimilarity('temp_min', 'low_temp')).toBeGreaterThan(nameSimilarity('temp_min', 'high_temp'));
+    expect(nameSimilarity('item_description', 'product_desc')).toBeCloseTo(0.9 * 1.8 / 2, 10);
+  });
+
+  it('weighs units of area, volume and energy as qualifiers, and `is`/`has`', () => {
+    expect(nameSimilarity('area', 'area_sq_km')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('net_generation', 'net_generation_mwh')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('landlocked', 'isLandlocked')).toBeGreaterThan(0.8);
+  });
+});
+
 describe('lexicon words with plural endings', () => {
   it('relate and weigh words however their plural is stripped (`fips`)', () => {
     expect(nameSimilarity('county_id', 'county_fips')).toBeCloseTo(0.81, 10);

@@ -102,6 +102,13 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('cop', 'Contributions from Other Political Committees')).toBeLessThan(0.5);
   });
 
+  it('reads a word written as a run of the other name\'s words as those words', () => {
+    expect(nameSimilarity('subregion', 'subRegionName')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('subregion', 'subRegionName')).toBeGreaterThan(nameSimilarity('region', 'subRegionName'));
+    expect(nameSimilarity('habitat_yearround_pct', 'year_round_habitat_pct')).toBe(0.9);
+    expect(nameSimilarity('region', 'subregion')).toBe(0); // a run of two words at least, never part of a word
+  });
+
   it('matches numbered names only on the same number', () => {
     expect(nameSimilarity('address 1', 'address_2')).toBe(0);
     expect(nameSimilarity('sales_2023', 'sales 2024')).toBe(0);

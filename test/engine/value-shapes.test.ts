@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedShapes, measureShapes, type Shape } from '../../src/engine/value-shapes.js';
-import { canonicalTokens } from '../../src/engine/similarity.js';
+import { canonicalTokens, nameTokens } from '../../src/engine/similarity.js';
 
 /** The share of `values` having `shape`. */
 function share(values: string[], shape: Shape): number {
@@ -87,5 +87,13 @@ describe('expectedShapes', () => {
     expect(shapes('amount', 'number')).toEqual(['number']);
     expect(shapes('created_at')).toEqual(['date']);
     expect(shapes('notes', 'rich_text')).toEqual([]);
+  });
+
+  it('reads a name ending in `years` or `yrs` as a duration, not a year', () => {
+    const withWords = (field: string) => expectedShapes(canonicalTokens(field), 'number', nameTokens(field));
+    expect(withWords('life_expectancy_yrs')).toEqual(['number']);
+    expect(withWords('age_years')).toEqual(['number']);
+    expect(withWords('model_year')).toEqual(['year']);
+    expect(withWords('yrs_since_2000')).toEqual(['year']);
   });
 });
