@@ -206,7 +206,7 @@ function isAbbreviation(short: string, long: string): boolean {
 
 /**
  * Credits a token of `a` that spells the initials of a run of consecutive tokens of `b`
- * (`rt` / `Rotten Tomatoes`): the token and the run both score ACRONYM_TOKEN, but only when then
+ * (`rt` / `Rotten Tomatoes`, `n` / `next` in `n_life_expect` / `next_life_expectancy`): the token and the run both score ACRONYM_TOKEN, but only when then
  * every word of both names has a match (short initials meet some run of a long name by chance).
  */
 function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matchB: number[]): void {
@@ -215,7 +215,7 @@ function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matc
   let newA: number[] | undefined;
   let newB: number[] | undefined;
   ta.forEach((token, i) => {
-    if (token.length < 2 || token.length > tb.length || matchA[i] >= ACRONYM_TOKEN || hasDigit(token)) return;
+    if (token.length > tb.length || matchA[i] >= ACRONYM_TOKEN || hasDigit(token)) return;
     for (let start = 0; start + token.length <= tb.length; start++) {
       let k = 0;
       while (k < token.length && tb[start + k][0] === token[k]) k++;

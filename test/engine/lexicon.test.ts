@@ -54,7 +54,9 @@ describe('lexicon of suppliers, codes, prefixes and periods', () => {
       ['vendor_id', 'supplier_id'], ['mfr', 'manufacturer'], ['fx_rate', 'exchange_rate'], ['FY', 'fiscal_year'],
       ['phonePrefix', 'calling_code'], ['olympicCode', 'ioc_code'], ['isoCode2', 'iso_alpha_2'], ['isoCode3', 'ISO3'],
       ['prev_close', 'previous_close'], ['begin_date', 'start_date'], ['finish_date', 'end_date'], ['lang', 'language'],
-      ['emp_count', 'headcount'], ['active_flag', 'active_indicator'],
+      ['emp_count', 'headcount'], ['active_flag', 'active_indicator'], ['latlng', 'lat_lon'], ['cctld', 'tld'],
+      ['TMAX', 'temp_max'], ['max_temp', 'tmax'], ['wx', 'weather'], ['spp', 'species'], ['life_expect', 'life_exp'],
+      ['Beak Length (mm)', 'culmen_length_mm'], ['mfg', 'manufacturing'], ['govt', 'government'], ['ret', 'return'],
     ];
     for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
   });

@@ -100,6 +100,8 @@ describe('nameSimilarity', () => {
   it('reads initials of consecutive words as an acronym only when both names are then fully matched', () => {
     expect(nameSimilarity('rt_score', 'Rotten Tomatoes Rating')).toBeGreaterThan(0.7);
     expect(nameSimilarity('cop', 'Contributions from Other Political Committees')).toBeLessThan(0.5);
+    // One letter is the initial of one word: `n_life_expect` is `next_life_expectancy` more than `life_expectancy`.
+    expect(nameSimilarity('n_life_expect', 'next_life_expectancy')).toBeGreaterThan(nameSimilarity('n_life_expect', 'life_expectancy'));
   });
 
   it('reads a word written as a run of the other name\'s words as those words', () => {

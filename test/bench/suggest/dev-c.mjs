@@ -387,4 +387,168 @@ export const DEV_C = [
       ['p_fertility', 'prev_fertility_rate'], ['n_life_expect', 'next_life_expectancy'],
     ],
   },
+  // Abbreviation-heavy schemas (mainframe, NOAA, Bloomberg, BLS and GIS conventions), added second.
+  {
+    name: 'movies (abbreviated)',
+    source: 'vega-datasets/data/movies.json',
+    expected: [
+      ['ttl', 'rich_text'], ['us_gross_amt', 'number'], ['ww_gross_amt', 'number'], ['dvd_rev_us', 'number'],
+      ['prod_budget', 'number'], ['rel_dt', 'date_time'], ['rating_mpaa', 'category'], ['run_time_mins', 'number'],
+      ['dist_co', 'category'], ['src', 'category'], ['genre_major', 'category'], ['creative_typ', 'category'],
+      ['dir_name', 'rich_text'], ['rotten_tom_rating', 'number'], ['imdb_rtg', 'number'], ['imdb_num_votes', 'number'],
+    ],
+    optional: [],
+    truth: [
+      ['Title', 'ttl'], ['US Gross', 'us_gross_amt'], ['Worldwide Gross', 'ww_gross_amt'], ['US DVD Sales', 'dvd_rev_us'],
+      ['Production Budget', 'prod_budget'], ['Release Date', 'rel_dt'], ['MPAA Rating', 'rating_mpaa'],
+      ['Running Time min', 'run_time_mins'], ['Distributor', 'dist_co'], ['Source', 'src'], ['Major Genre', 'genre_major'],
+      ['Creative Type', 'creative_typ'], ['Director', 'dir_name'], ['Rotten Tomatoes Rating', 'rotten_tom_rating'],
+      ['IMDB Rating', 'imdb_rtg'], ['IMDB Votes', 'imdb_num_votes'],
+    ],
+  },
+  {
+    name: 'cars (mainframe extract)',
+    source: 'vega-datasets/data/cars.json',
+    expected: [
+      ['VEH_DESC', 'rich_text'], ['MPG', 'number'], ['CYL_CNT', 'number'], ['DISPL_CI', 'number'], ['HP', 'number'],
+      ['WT_LBS', 'number'], ['ACCEL_0_60', 'number'], ['MDL_YR', 'number'], ['ORIG_RGN', 'category'],
+    ],
+    optional: [['MSRP_AMT', 'number']],
+    truth: [
+      ['Name', 'VEH_DESC'], ['Miles_per_Gallon', 'MPG'], ['Cylinders', 'CYL_CNT'], ['Displacement', 'DISPL_CI'],
+      ['Horsepower', 'HP'], ['Weight_in_lbs', 'WT_LBS'], ['Acceleration', 'ACCEL_0_60'], ['Year', 'MDL_YR'],
+      ['Origin', 'ORIG_RGN'],
+    ],
+  },
+  {
+    name: 'world-countries (GIS layer)',
+    source: 'world-countries/dist/countries.csv',
+    expected: [
+      ['country', 'rich_text'], ['country_official', 'rich_text'], ['iso_a2', 'category'], ['iso_a3', 'category'],
+      ['iso_n3', 'category'], ['ccy_code', 'category'], ['capital', 'rich_text'], ['continent', 'category'],
+      ['subcontinent', 'category'], ['area_sqkm', 'number'],
+    ],
+    optional: [
+      ['landlocked_flag', 'category'], ['un_member_flag', 'category'], ['dial_code', 'rich_text'], ['cctld', 'rich_text'],
+      ['languages_spoken', 'rich_text'], ['border_iso3_list', 'rich_text'], ['demonym_en', 'rich_text'], ['lat_lon', 'rich_text'],
+    ],
+    truth: [
+      ['name.common', 'country'], ['name.official', 'country_official'], ['cca2', 'iso_a2'], ['cca3', 'iso_a3'],
+      ['ccn3', 'iso_n3'], ['currencies', 'ccy_code'], ['capital', 'capital'], ['region', 'continent'],
+      ['subregion', 'subcontinent'], ['area', 'area_sqkm'], ['landlocked', 'landlocked_flag'], ['unMember', 'un_member_flag'],
+      ['callingCodes', 'dial_code'], ['tld', 'cctld'], ['languages', 'languages_spoken'], ['borders', 'border_iso3_list'],
+      [['demonyms.eng.m', 'demonyms.eng.f'], 'demonym_en'], ['latlng', 'lat_lon'],
+    ],
+  },
+  {
+    name: 'zipcodes (USPS caps)',
+    source: 'vega-datasets/data/zipcodes.csv',
+    expected: [['ZIP5', 'category'], ['LATITUDE', 'number'], ['LONGITUDE', 'number'], ['CITY_NAME', 'rich_text'], ['ST', 'category'], ['COUNTY_NAME', 'category']],
+    optional: [],
+    truth: [
+      ['zip_code', 'ZIP5'], ['latitude', 'LATITUDE'], ['longitude', 'LONGITUDE'], ['city', 'CITY_NAME'], ['state', 'ST'],
+      ['county', 'COUNTY_NAME'],
+    ],
+  },
+  {
+    name: 'la-riots (case file)',
+    source: 'vega-datasets/data/la-riots.csv',
+    expected: [
+      ['fname', 'rich_text'], ['lname', 'rich_text'], ['age_at_death', 'number'], ['sex', 'category'],
+      ['race_ethnicity', 'category'], ['dod', 'date_time'], ['addr_line', 'rich_text'], ['nbhd', 'category'],
+      ['incident_type', 'category'], ['lng', 'number'], ['lat', 'number'],
+    ],
+    optional: [],
+    truth: [
+      ['first_name', 'fname'], ['last_name', 'lname'], ['age', 'age_at_death'], ['gender', 'sex'], ['race', 'race_ethnicity'],
+      ['death_date', 'dod'], ['address', 'addr_line'], ['neighborhood', 'nbhd'], ['type', 'incident_type'],
+      ['longitude', 'lng'], ['latitude', 'lat'],
+    ],
+  },
+  {
+    name: 'flights-5k (BTS abbreviations)',
+    source: 'vega-datasets/data/flights-5k.json',
+    expected: [['fl_date', 'date_time'], ['arr_delay_mins', 'number'], ['dist_mi', 'number'], ['orig', 'category'], ['dest', 'category']],
+    optional: [['carrier', 'category']],
+    truth: [['date', 'fl_date'], ['delay', 'arr_delay_mins'], ['distance', 'dist_mi'], ['origin', 'orig'], ['destination', 'dest']],
+  },
+  {
+    name: 'penguins (Palmer LTER names)',
+    source: 'vega-datasets/data/penguins.json',
+    expected: [
+      ['spp', 'category'], ['isl', 'category'], ['culmen_length_mm', 'number'], ['culmen_depth_mm', 'number'],
+      ['flipper_length_mm', 'number'], ['body_mass_g', 'number'], ['sex', 'category'],
+    ],
+    optional: [['sample_number', 'number']],
+    truth: [
+      ['Species', 'spp'], ['Island', 'isl'], ['Beak Length (mm)', 'culmen_length_mm'], ['Beak Depth (mm)', 'culmen_depth_mm'],
+      ['Flipper Length (mm)', 'flipper_length_mm'], ['Body Mass (g)', 'body_mass_g'], ['Sex', 'sex'],
+    ],
+  },
+  {
+    name: 'airports (terse codes)',
+    source: 'vega-datasets/data/airports.csv',
+    expected: [
+      ['arpt_cd', 'category'], ['arpt_nm', 'rich_text'], ['cty', 'rich_text'], ['st_cd', 'category'], ['ctry', 'category'],
+      ['lat_dd', 'number'], ['lon_dd', 'number'],
+    ],
+    optional: [],
+    truth: [
+      ['iata', 'arpt_cd'], ['name', 'arpt_nm'], ['city', 'cty'], ['state', 'st_cd'], ['country', 'ctry'], ['latitude', 'lat_dd'],
+      ['longitude', 'lon_dd'],
+    ],
+  },
+  {
+    name: 'weather (NOAA GHCN names)',
+    source: 'vega-datasets/data/weather.csv',
+    expected: [
+      ['loc', 'category'], ['obs_dt', 'date_time'], ['prcp_mm', 'number'], ['tmax_c', 'number'], ['tmin_c', 'number'],
+      ['awnd', 'number'], ['wx_desc', 'category'],
+    ],
+    optional: [['snow_mm', 'number']],
+    truth: [
+      ['location', 'loc'], ['date', 'obs_dt'], ['precipitation', 'prcp_mm'], ['temp_max', 'tmax_c'], ['temp_min', 'tmin_c'],
+      ['wind', 'awnd'], ['weather', 'wx_desc'],
+    ],
+  },
+  {
+    name: 'gapminder-health-income (abbreviated)',
+    source: 'vega-datasets/data/gapminder-health-income.csv',
+    expected: [['country', 'category'], ['gdp_per_cap', 'number'], ['life_exp', 'number'], ['pop_total', 'number'], ['world_region', 'category']],
+    optional: [],
+    truth: [
+      ['country', 'country'], ['income', 'gdp_per_cap'], ['health', 'life_exp'], ['population', 'pop_total'],
+      ['region', 'world_region'],
+    ],
+  },
+  {
+    name: 'sp500 (Bloomberg fields)',
+    source: 'vega-datasets/data/sp500.csv',
+    expected: [['dt', 'date_time'], ['px_last', 'number']],
+    optional: [['px_volume', 'number']],
+    truth: [['date', 'dt'], ['price', 'px_last']],
+  },
+  {
+    name: 'population (census tabulation)',
+    source: 'vega-datasets/data/population.json',
+    expected: [['yr', 'number'], ['age_grp', 'number'], ['gender', 'category'], ['pop_count', 'number']],
+    optional: [],
+    truth: [['year', 'yr'], ['age', 'age_grp'], ['sex', 'gender'], ['people', 'pop_count']],
+  },
+  {
+    name: 'us-employment (BLS abbreviations)',
+    source: 'vega-datasets/data/us-employment.csv',
+    expected: [
+      ['period', 'date_time'], ['total_nonfarm', 'number'], ['total_private', 'number'], ['mfg', 'number'], ['govt', 'number'],
+      ['utils', 'number'], ['leisure_hospitality', 'number'], ['fin_activities', 'number'], ['educ_health_svcs', 'number'],
+      ['prof_bus_svcs', 'number'], ['nonfarm_chg', 'number'],
+    ],
+    optional: [],
+    truth: [
+      ['month', 'period'], ['nonfarm', 'total_nonfarm'], ['private', 'total_private'], ['manufacturing', 'mfg'],
+      ['government', 'govt'], ['utilities', 'utils'], ['leisure_and_hospitality', 'leisure_hospitality'],
+      ['financial_activities', 'fin_activities'], ['education_and_health_services', 'educ_health_svcs'],
+      ['professional_and_business_services', 'prof_bus_svcs'], ['nonfarm_change', 'nonfarm_chg'],
+    ],
+  },
 ];
