@@ -55,6 +55,11 @@ export interface PreparedName {
   canonicalJoined: string;
   /** The numbers in the name, sorted and joined (empty when none). */
   numbers: string;
+  /**
+   * Whether every canonical word is a word of the lexicon and one is more than a qualifier
+   * (`state`, not `cca2` or `name`): the name says what the column is.
+   */
+  known: boolean;
 }
 
 /** Splits a name into lower-case tokens: camelCase, letter/digit boundaries, any non-alphanumeric. */
@@ -134,14 +139,16 @@ export function canonicalTokens(name: string): string[] {
 export function prepareName(name: string): PreparedName {
   const tokens = nameTokens(name);
   const canonical = canonicalise(tokens);
+  const weights = canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1));
   return {
     tokens,
     joined: tokens.join(''),
     canonical,
-    weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
+    weights,
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
     numbers: canonical.filter(isNumber).sort().join(' '),
+    known: canonical.every((t) => KNOWN_WORDS.has(t)) && weights.some((w) => w === 1),
   };
 }
 
@@ -183,7 +190,8 @@ export function tokenSimilarity(a: string, b: string): number {
   if (short.length >= 3 && long.startsWith(short)) return PREFIX_TOKEN;
   if (isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
   // The edit distance is at least the difference in length: skip it when that alone rules a typo out.
-  if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length) {
+  // Two words of the lexicon are never typos of each other (`height` / `weight`, `county` / `country`).
+  if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length && !(KNOWN_WORDS.has(a) && KNOWN_WORDS.has(b))) {
     const similarity = 1 - levenshtein(a, b) / long.length;
     if (similarity >= MIN_TYPO_SIMILARITY) return similarity;
   }
@@ -281,6 +289,11 @@ interface Rewrite { from: string[]; to: string[] }
 const REWRITES: Map<string, Rewrite[]> = buildRewrites();
 const RELATED = buildRelated();
 const QUALIFIERS = new Map([...QUALIFIER_WEIGHTS].map(([word, weight]) => [stripPlural(word), weight]));
+// The canonical words of the lexicon: what a name may hold once rewritten.
+const KNOWN_WORDS = new Set([
+  ...SYNONYM_GROUPS.flatMap((group) => group[0].split(' ')), ...RELATED_PAIRS.flat().flatMap((w) => w.split(' ')),
+  ...QUALIFIER_WEIGHTS.keys(),
+].map(stripPlural));
 
 function buildRelated(): Map<string, Set<string>> {
   const related = new Map<string, Set<string>>();

@@ -232,15 +232,21 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
       if (name >= SHAPE_MIN_NAME_SCORE) {
         // A misfit of a shape that counts moves down, unless a bonus shape fits instead.
         const down = counted.length > 0 ? 2 * fit(counted) - 1 : 0;
-        const move = bonusOnly.length > 0 ? Math.max(down, fit(bonusOnly)) : down;
+        const bonus = fit(bonusOnly);
+        const move = bonus > 0 ? Math.max(down, bonus) : down;
         // Up in proportion to the room left, so values never reorder two names (`Loans_from_Candidate`
         // stays over `Candidate_Loan_Repayments` for `cand_loans` when both hold amounts); down in full.
         score += move > 0 ? SHAPE_WEIGHT * move * (1 - name) / (1 - SHAPE_MIN_NAME_SCORE) : SHAPE_WEIGHT * move;
       }
+      // Values alone identify a field for a column whose name says nothing (`cca2`), not for one
+      // whose name says it is something else (`state` holding `CA`, `DE`... for `country_code`);
+      // dates aside, whose columns are often named for the kind of time (`month` for `period`).
+      const saysOtherwise = name === 0 && column.known;
       for (const shape of target.shapes) {
         const base = VALUE_ONLY_SCORES.get(shape);
         const share = shares.get(shape) ?? 0;
-        if (base !== undefined && share >= VALUE_ONLY_SHARE) score = Math.max(score, base + (name >= SHAPE_MIN_NAME_SCORE ? name / 4 : 0));
+        if (base === undefined || share < VALUE_ONLY_SHARE || (saysOtherwise && shape !== 'date')) continue;
+        score = Math.max(score, base + (name >= SHAPE_MIN_NAME_SCORE ? name / 4 : 0));
       }
     }
   }

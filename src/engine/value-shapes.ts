@@ -11,7 +11,8 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 /** A kind of value a column may hold. */
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
-  | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code';
+  | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code'
+  | 'abbreviation';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -25,7 +26,7 @@ export const VALUE_ONLY_SCORES: ReadonlyMap<Shape, number> = new Map<Shape, numb
   ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['countryNumeric', 0.6], ['countryName', 0.6], ['currency', 0.6],
   // Dates are common, but a column of them for a date field is worth a look (at the bar): when it
   // is the only one, calibration raises it; when several are, they tie and stay low.
-  ['date', 0.5],
+  ['date', 0.6],
 ]);
 /** Share of values a column needs for a value-only match. */
 export const VALUE_ONLY_SHARE = 0.9;
@@ -36,7 +37,7 @@ export const VALUE_ONLY_SHARE = 0.9;
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
-  'countryNumeric', 'currency',
+  'countryNumeric', 'currency', 'abbreviation',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -44,6 +45,7 @@ const PHONE_CHARS = /^\+?[\d\s().\-/]+$/;
 const LETTERS_2 = /^[A-Za-z]{2}$/;
 const LETTERS_3 = /^[A-Za-z]{3}$/;
 const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
+const ABBREVIATION = /^(?=.*[A-Za-z])(?:[A-Z0-9.&-]{1,6}|[A-Za-z0-9.]{1,3})$/;
 const DIGITS_3 = /^\d{1,3}$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
@@ -59,7 +61,7 @@ const CONTINENTS = new Set([
 /** Every shape. */
 export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
-  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code',
+  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation',
 ]);
 
 /**
@@ -84,6 +86,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     if (want('month') && (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text))) add('month');
     if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
     if (want('code') && CODE.test(text)) add('code');
+    if (want('abbreviation') && ABBREVIATION.test(text)) add('abbreviation');
     if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
     if (want('countryNumeric') && DIGITS_3.test(text) && codes.numeric.has(text.padStart(3, '0'))) add('countryNumeric');
     if (want('countryName') && text.length > 3 && codes.names.has(plainName(text))) add('countryName');
@@ -137,6 +140,10 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('indicator')) shapes.push('boolean');
   if (has('percent') || has('share') || has('ratio')) shapes.push('percent');
   if (has('code') || has('iata') || has('ioc') || has('abbreviation') || has('symbol')) shapes.push('code');
+  // An abbreviation has letters, in capitals or at most three (`CA`, `DEM`, `Inc`), not `Iowa` or `1`.
+  if (has('abbreviation')) shapes.push('abbreviation');
+  // FIPS codes are numbers (`06`), not state names.
+  if (has('fip')) shapes.push('number');
   // A number field named for a kind of number asks for that kind: latitudes, not any number.
   if (type === 'number' && !shapes.some((s) => NUMBER_KINDS.has(s))) shapes.push('number');
   if (type === 'date_time') shapes.push('date');

@@ -89,6 +89,12 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('manuf', 'manufacturer')).toBeCloseTo(0.63, 10);
   });
 
+  it('never reads two words of the lexicon as typos of each other', () => {
+    expect(nameSimilarity('height', 'weight')).toBe(0);
+    expect(nameSimilarity('county', 'country')).toBe(0);
+    expect(nameSimilarity('adress', 'address')).toBeGreaterThan(0.5); // `adress` is no word of it
+  });
+
   it('reads letters kept in order as an abbreviation (0.6 of a word)', () => {
     // `ttl` is in the lexicon; `rcvd` / `received` is an abbreviation: (2 + 2 × 0.6) / 4.
     expect(nameSimilarity('ttl_rcvd', 'total_received')).toBeCloseTo(0.72, 10);

@@ -50,9 +50,9 @@ describe('suggestResources: mapping', () => {
     const schema = schemaOf(['created_at'], { fieldDataTypes: { created_at: 'date_time' } });
     const dates = repeat(10, (i) => [`2024-03-${String(i + 1).padStart(2, '0')}`]);
     const words = repeat(10, (i) => [`word ${i}`]);
-    // `Order Date` vs `created_at` scores 0.48 on its name alone, 0.63 with dates; with no rival,
-    // calibration raises it to 0.85.
-    expect(mappingOf(['Order Date'], schema, dates)).toEqual({ 'Order Date': { field: 'created_at', confidence: 0.85 } });
+    // `Order Date` vs `created_at` scores 0.48 on its name alone, 0.6 + 0.48 / 4 with dates (a
+    // column of dates for a date field); with no rival, calibration raises it to 0.89.
+    expect(mappingOf(['Order Date'], schema, dates)).toEqual({ 'Order Date': { field: 'created_at', confidence: 0.89 } });
     expect(mappingOf(['Order Date'], schema, words)).toEqual({});
   });
 
@@ -120,6 +120,24 @@ describe('suggestResources: mapping', () => {
       currencies: { field: 'currency_code', confidence: 0.96 },
       name: { field: 'country', confidence: 0.81 },
     });
+  });
+
+  it('does not map a column on its values alone when its name says it is something else', () => {
+    // US state codes are mostly country codes too (`CA`, `DE`, `IN`...).
+    const sample = repeat(20, (i) => [['CA', 'DE', 'IN', 'GA', 'AL'][i % 5]]);
+    expect(mappingOf(['state'], schemaOf([], { optionalFields: ['country_code'] }), sample)).toEqual({});
+    expect(mappingOf(['cca2'], schemaOf([], { optionalFields: ['country_code'] }), sample)).toEqual({
+      cca2: { field: 'country_code', confidence: 0.81 },
+    });
+  });
+
+  it('sinks a name match whose values are not the abbreviations or FIPS numbers the field holds', () => {
+    const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
+    const fips = repeat(20, (i) => [String(i + 1)]);
+    const optional = (field: string) => schemaOf([], { optionalFields: [field] });
+    expect(mappingOf(['state'], optional('state_fips'), names).state?.confidence ?? 0).toBeLessThan(0.8);
+    expect(mappingOf(['state'], optional('state_fips'), fips).state.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
   });
 
   it('never gives a swap between equally good pairs a confident score', () => {

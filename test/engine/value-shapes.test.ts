@@ -60,6 +60,13 @@ describe('measureShapes', () => {
   });
 });
 
+describe('abbreviations', () => {
+  it('are short and have letters: in capitals, or at most three', () => {
+    expect(share(['CA', 'DEM', 'Inc', 'U.S.', 'AT&T'], 'abbreviation')).toBe(1);
+    expect(share(['Iowa', 'California', '1', 'Democratic'], 'abbreviation')).toBe(0);
+  });
+});
+
 describe('expectedShapes', () => {
   const shapes = (field: string, type?: 'number' | 'date_time' | 'category' | 'rich_text') => expectedShapes(canonicalTokens(field), type);
 
@@ -78,6 +85,8 @@ describe('expectedShapes', () => {
     expect(shapes('continent')).toEqual(['continent']);
     expect(shapes('country')).toEqual(['countryName']);
     expect(shapes('iso_numeric')).toEqual(['countryNumeric']);
+    expect(shapes('state_abbr')).toEqual(['code', 'abbreviation']);
+    expect(shapes('state_fips')).toEqual(['number']);
   });
 
   it('adds the shape of the schema type, and of date words when there is no type', () => {
