@@ -16,8 +16,9 @@
  *   prefix abbreviation of the other (`cat`/`category`), 0.6 when one is a shorter abbreviation
  *   spelled with the other's letters in order (`ttl`/`total`, `yr`/`year`), and their edit-distance
  *   similarity when that is at least 0.75 (typos: `adress`/`address`). Units and generic words
- *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). The 0.9 factor keeps partial matches below
- *   synonym matches.
+ *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). Names ending in the same full word (`Major
+ *   Genre` / `primary_genre`) are rated a third of the way from Dice to 1. The 0.9 factor keeps
+ *   partial matches below synonym matches.
  */
 import { QUALIFIER_WEIGHTS, RELATED_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './lexicon.js';
 
@@ -32,6 +33,8 @@ const RELATED_TOKEN = 0.8;
 const PREFIX_TOKEN = 0.7;
 const ABBREVIATION_TOKEN = 0.6;
 const MIN_TYPO_SIMILARITY = 0.75;
+// Names ending in the same word are rated this share of the way from their Dice coefficient to 1.
+const SAME_HEAD_SHARE = 1 / 3;
 // A word this long may be written as several (`subregion` / `sub region`).
 const MIN_COMPOUND_LENGTH = 5;
 // Weight of a number in a partial match with a name without numbers: `col_5` and `field 5` share little.
@@ -177,7 +180,18 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
   // `arr_delay_min`) is rated as the mean of Dice and 1: Dice alone (0.5) would rate it as low as
   // two names sharing half their words.
   const contained = matchA.every((m) => m === 1) || matchB.every((m) => m === 1);
-  return PARTIAL_FACTOR * (contained ? (dice + 1) / 2 : dice);
+  if (contained) return PARTIAL_FACTOR * (dice + 1) / 2;
+  // Names ending in the same word name the same kind of thing (`Major Genre` / `primary_genre`):
+  // a third of the way from Dice to 1.
+  const head = headOf(a);
+  if (head !== undefined && head === headOf(b)) return PARTIAL_FACTOR * (dice + (1 - dice) * SAME_HEAD_SHARE);
+  return PARTIAL_FACTOR * dice;
+}
+
+/** The last full word of a name (qualifiers and numbers aside): what it names. */
+function headOf(name: PreparedName): string | undefined {
+  for (let i = name.canonical.length - 1; i >= 0; i--) if (name.weights[i] === 1) return name.canonical[i];
+  return undefined;
 }
 
 /** Similarity of two canonical tokens in [0, 1] (acronyms of several tokens aside). */

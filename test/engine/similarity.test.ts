@@ -62,7 +62,7 @@ describe('nameSimilarity', () => {
     // `name` is a generic word (weight 0.5): (0.5 + 0.5) / (1.5 + 1.5) = 1/3.
     expect(nameSimilarity('last_name', 'first_name')).toBeCloseTo(0.3, 10);
     // A number weighs 0.5 against a name without numbers: (1 + 1) / (1.5 + 2).
-    expect(nameSimilarity('sales_2023', 'total_sales')).toBeCloseTo(0.9 * 2 / 3.5, 10);
+    expect(nameSimilarity('sales_2023', 'sales_total')).toBeCloseTo(0.9 * 2 / 3.5, 10);
   });
 
   it('rates a name lying inside the other halfway between Dice and 1', () => {
@@ -70,6 +70,14 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('Customer ID', 'id')).toBeCloseTo(0.75, 10);
     expect(nameSimilarity('delay', 'arr_delay_min')).toBeCloseTo(0.9 * (0.5 + 1) / 2, 10);
     expect(nameSimilarity('Effect Amount of damage', 'damage')).toBeCloseTo(0.9 * (0.5 + 1) / 2, 10);
+  });
+
+  it('rates names ending in the same word a third of the way from Dice to 1', () => {
+    // Dice 1/2: 0.9 × (1/2 + 1/2 × 1/3).
+    expect(nameSimilarity('Major Genre', 'primary_genre')).toBeCloseTo(0.6, 10);
+    expect(nameSimilarity('Release Date', 'premiere_date')).toBeCloseTo(0.6, 10);
+    // The same first word only: Dice alone.
+    expect(nameSimilarity('genre_major', 'genre_primary')).toBeCloseTo(0.45, 10);
   });
 
   it('weighs units and generic words less', () => {
