@@ -57,8 +57,16 @@ describe('lexicon of suppliers, codes, prefixes and periods', () => {
       ['emp_count', 'headcount'], ['active_flag', 'active_indicator'], ['latlng', 'lat_lon'], ['cctld', 'tld'],
       ['TMAX', 'temp_max'], ['max_temp', 'tmax'], ['wx', 'weather'], ['spp', 'species'], ['life_expect', 'life_exp'],
       ['Beak Length (mm)', 'culmen_length_mm'], ['mfg', 'manufacturing'], ['govt', 'government'], ['ret', 'return'],
+      ['died', 'death_date'], ['engine_size', 'Displacement'], ['fuel_efficiency', 'Miles_per_Gallon'], ['lifespan', 'life_expect'],
+      ['airspeed', 'IAS'], ['daypart', 'Time of day'], ['released', 'Release Date'], ['global_gross', 'Worldwide Gross'],
+      ['carrier', 'airline'], ['visitor_team', 'away_team'], ['home_pts', 'home_points'], ['movie', 'film'], ['car', 'vehicle'],
     ];
     for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+  });
+
+  it('keeps `alt` for altitude, not alternative', () => {
+    expect(canonicalTokens('alt')).toEqual(['elevation']);
+    expect(canonicalTokens('alternate_names')).toEqual(['alternative', 'name']);
   });
 
   it('relates highs to maxima and lows to minima, items to products', () => {
