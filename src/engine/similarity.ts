@@ -295,8 +295,12 @@ function bestTokenMatch(token: string, others: string[]): number {
   return best;
 }
 
-// Words ending like plurals that are not (`species` is not `specy`).
-const NOT_PLURAL = new Set(['species', 'series', 'news', 'means', 'physics', 'economics', 'statistics', 'politics', 'headquarters']);
+// Words ending like plurals that are not (`species` is not `specy`), and plural unit abbreviations the
+// lexicon spells itself (`mins` is minutes, not `min`, the minimum).
+const NOT_PLURAL = new Set([
+  'species', 'series', 'news', 'means', 'physics', 'economics', 'statistics', 'politics', 'headquarters', 'mins', 'secs', 'kgs',
+  'kms', 'lbs',
+]);
 
 // The lexicon as lookup tables: phrases (token sequences) → canonical tokens, longest first.
 interface Rewrite { from: string[]; to: string[] }

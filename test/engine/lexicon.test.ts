@@ -64,6 +64,17 @@ describe('lexicon of suppliers, codes, prefixes and periods', () => {
     for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
   });
 
+  it('spells each unit one way, and reads `mins` as minutes, not the minimum', () => {
+    const pairs: [string, string][] = [
+      ['Weight_in_lbs', 'weight_pounds'], ['speed_kmh', 'speed_kph'], ['temp_degC', 'temperature_celsius'],
+      ['distance_km', 'distance_kilometers'], ['height_ft', 'height_feet'], ['price_usd', 'price_dollars'],
+      ['duration_mins', 'duration_minute'],
+    ];
+    for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+    expect(canonicalTokens('run_time_mins')).toEqual(['runtime', 'minute']);
+    expect(canonicalTokens('temp_min')).toEqual(['temperature', 'min']);
+  });
+
   it('keeps `alt` for altitude, not alternative', () => {
     expect(canonicalTokens('alt')).toEqual(['elevation']);
     expect(canonicalTokens('alternate_names')).toEqual(['alternative', 'name']);
