@@ -26,7 +26,7 @@ export const VALUE_ONLY_SCORES: ReadonlyMap<Shape, number> = new Map<Shape, numb
   ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['countryNumeric', 0.6], ['countryName', 0.6], ['currency', 0.6],
   // Dates are common, but a column of them for a date field is worth a look (at the bar): when it
   // is the only one, calibration raises it; when several are, they tie and stay low.
-  ['date', 0.6],
+  ['date', 0.5],
 ]);
 /** Share of values a column needs for a value-only match. */
 export const VALUE_ONLY_SHARE = 0.9;
