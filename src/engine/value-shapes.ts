@@ -106,8 +106,9 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
         if (number >= 1 && number <= 12) add('month');
       }
     }
-    // A number may also be a date (`20240305`) or a phone (`5550109999`).
-    if (want('date') && startsWithDigit(text) && parseDate(text, dayFirst) !== undefined) add('date');
+    // A number may also be a date (`20240305`) or a phone (`5550109999`); a date may start with
+    // the name of its month (`Jan 1 2000`).
+    if (want('date') && (startsWithDigit(text) || MONTH_NAMES.has(lower.slice(0, 3))) && parseDate(text, dayFirst) !== undefined) add('date');
     else if (want('phone') && looksLikePhone(text)) add('phone');
   }
   const n = texts.length;

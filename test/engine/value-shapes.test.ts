@@ -35,6 +35,11 @@ describe('measureShapes', () => {
     expect(share(['181', '-200', '12'], 'longitude')).toBeCloseTo(1 / 3, 10);
   });
 
+  it('recognises dates starting with the name of their month', () => {
+    expect(share(['Jan 1 2000', 'February 3, 2001', '2000-01-01', '12 June 1998'], 'date')).toBe(1);
+    expect(share(['January', 'Jan', 'June 12'], 'date')).toBe(0);
+  });
+
   it('recognises years and months', () => {
     expect(share(['1970', '2001', '1880', '1999.0'], 'year')).toBe(1);
     expect(share(['70', '20010', '1970-01-01', '12345'], 'year')).toBe(0);
