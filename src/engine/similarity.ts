@@ -16,8 +16,9 @@
  *   prefix abbreviation of the other (`cat`/`category`), 0.6 when one is a shorter abbreviation
  *   spelled with the other's letters in order (`ttl`/`total`, `yr`/`year`), and their edit-distance
  *   similarity when that is at least 0.75 (typos: `adress`/`address`). Units and generic words
- *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). The 0.9 factor keeps partial matches below
- *   synonym matches.
+ *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). Names ending in the same full word (`Major
+ *   Genre` / `primary_genre`) are rated a third of the way from Dice to 1. The 0.9 factor keeps
+ *   partial matches below synonym matches.
  */
 import { QUALIFIER_WEIGHTS, RELATED_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './lexicon.js';
 
@@ -32,6 +33,10 @@ const RELATED_TOKEN = 0.8;
 const PREFIX_TOKEN = 0.7;
 const ABBREVIATION_TOKEN = 0.6;
 const MIN_TYPO_SIMILARITY = 0.75;
+// Names ending in the same word are rated this share of the way from their Dice coefficient to 1.
+const SAME_HEAD_SHARE = 1 / 3;
+// A word this long may be written as several (`subregion` / `sub region`).
+const MIN_COMPOUND_LENGTH = 5;
 // Weight of a number in a partial match with a name without numbers: `col_5` and `field 5` share little.
 const NUMBER_WEIGHT = 0.5;
 // Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
@@ -53,6 +58,11 @@ export interface PreparedName {
   canonicalJoined: string;
   /** The numbers in the name, sorted and joined (empty when none). */
   numbers: string;
+  /**
+   * Whether every canonical word is a word of the lexicon and one is more than a qualifier
+   * (`state`, not `cca2` or `name`): the name says what the column is.
+   */
+  known: boolean;
 }
 
 /** Splits a name into lower-case tokens: camelCase, letter/digit boundaries, any non-alphanumeric. */
@@ -132,14 +142,16 @@ export function canonicalTokens(name: string): string[] {
 export function prepareName(name: string): PreparedName {
   const tokens = nameTokens(name);
   const canonical = canonicalise(tokens);
+  const weights = canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1));
   return {
     tokens,
     joined: tokens.join(''),
     canonical,
-    weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
+    weights,
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
     numbers: canonical.filter(isNumber).sort().join(' '),
+    known: canonical.every((t) => KNOWN_WORDS.has(t)) && weights.some((w) => w === 1),
   };
 }
 
@@ -159,6 +171,8 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
   const matchB = b.canonical.map((t) => bestTokenMatch(t, a.canonical));
   creditAcronyms(a, b, matchA, matchB);
   creditAcronyms(b, a, matchB, matchA);
+  creditCompounds(a.canonical, b.canonical, matchA, matchB);
+  creditCompounds(b.canonical, a.canonical, matchB, matchA);
   const [sumA, weightA] = weighted(a.weights, matchA);
   const [sumB, weightB] = weighted(b.weights, matchB);
   const dice = (sumA + sumB) / (weightA + weightB);
@@ -166,7 +180,18 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
   // `arr_delay_min`) is rated as the mean of Dice and 1: Dice alone (0.5) would rate it as low as
   // two names sharing half their words.
   const contained = matchA.every((m) => m === 1) || matchB.every((m) => m === 1);
-  return PARTIAL_FACTOR * (contained ? (dice + 1) / 2 : dice);
+  if (contained) return PARTIAL_FACTOR * (dice + 1) / 2;
+  // Names ending in the same word name the same kind of thing (`Major Genre` / `primary_genre`):
+  // a third of the way from Dice to 1.
+  const head = headOf(a);
+  if (head !== undefined && head === headOf(b)) return PARTIAL_FACTOR * (dice + (1 - dice) * SAME_HEAD_SHARE);
+  return PARTIAL_FACTOR * dice;
+}
+
+/** The last full word of a name (qualifiers and numbers aside): what it names. */
+function headOf(name: PreparedName): string | undefined {
+  for (let i = name.canonical.length - 1; i >= 0; i--) if (name.weights[i] === 1) return name.canonical[i];
+  return undefined;
 }
 
 /** Similarity of two canonical tokens in [0, 1] (acronyms of several tokens aside). */
@@ -179,7 +204,8 @@ export function tokenSimilarity(a: string, b: string): number {
   if (short.length >= 3 && long.startsWith(short)) return PREFIX_TOKEN;
   if (isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
   // The edit distance is at least the difference in length: skip it when that alone rules a typo out.
-  if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length) {
+  // Two words of the lexicon are never typos of each other (`height` / `weight`, `county` / `country`).
+  if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length && !(KNOWN_WORDS.has(a) && KNOWN_WORDS.has(b))) {
     const similarity = 1 - levenshtein(a, b) / long.length;
     if (similarity >= MIN_TYPO_SIMILARITY) return similarity;
   }
@@ -202,7 +228,7 @@ function isAbbreviation(short: string, long: string): boolean {
 
 /**
  * Credits a token of `a` that spells the initials of a run of consecutive tokens of `b`
- * (`rt` / `Rotten Tomatoes`): the token and the run both score ACRONYM_TOKEN, but only when then
+ * (`rt` / `Rotten Tomatoes`, `n` / `next` in `n_life_expect` / `next_life_expectancy`): the token and the run both score ACRONYM_TOKEN, but only when then
  * every word of both names has a match (short initials meet some run of a long name by chance).
  */
 function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matchB: number[]): void {
@@ -211,7 +237,7 @@ function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matc
   let newA: number[] | undefined;
   let newB: number[] | undefined;
   ta.forEach((token, i) => {
-    if (token.length < 2 || token.length > tb.length || matchA[i] >= ACRONYM_TOKEN || hasDigit(token)) return;
+    if (token.length > tb.length || matchA[i] >= ACRONYM_TOKEN || hasDigit(token)) return;
     for (let start = 0; start + token.length <= tb.length; start++) {
       let k = 0;
       while (k < token.length && tb[start + k][0] === token[k]) k++;
@@ -228,6 +254,27 @@ function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matc
   if (!newA || !newB || !whole(newA, a.weights) || !whole(newB, b.weights)) return;
   newA.forEach((m, i) => { matchA[i] = m; });
   newB.forEach((m, i) => { matchB[i] = m; });
+}
+
+/**
+ * Credits a word of `a` written as one that is a run of consecutive words of `b` (`subregion` /
+ * `sub region`, `yearround` / `year round`): the word and the run match fully.
+ */
+function creditCompounds(a: string[], b: string[], matchA: number[], matchB: number[]): void {
+  if (b.length < 2) return;
+  a.forEach((token, i) => {
+    if (matchA[i] === 1 || token.length < MIN_COMPOUND_LENGTH) return;
+    for (let start = 0; start < b.length - 1; start++) {
+      if (!token.startsWith(b[start])) continue;
+      let joined = b[start];
+      let end = start + 1;
+      while (end < b.length && joined.length < token.length && token.startsWith(joined + b[end])) joined += b[end++];
+      if (joined !== token || end - start < 2) continue;
+      matchA[i] = 1;
+      for (let j = start; j < end; j++) matchB[j] = 1;
+      return;
+    }
+  });
 }
 
 /** Sum of weight × match, and sum of weights. */
@@ -248,14 +295,23 @@ function bestTokenMatch(token: string, others: string[]): number {
   return best;
 }
 
-// Words ending like plurals that are not (`species` is not `specy`).
-const NOT_PLURAL = new Set(['species', 'series', 'news', 'means', 'physics', 'economics', 'statistics', 'politics', 'headquarters']);
+// Words ending like plurals that are not (`species` is not `specy`), and plural unit abbreviations the
+// lexicon spells itself (`mins` is minutes, not `min`, the minimum).
+const NOT_PLURAL = new Set([
+  'species', 'series', 'news', 'means', 'physics', 'economics', 'statistics', 'politics', 'headquarters', 'mins', 'secs', 'kgs',
+  'kms', 'lbs',
+]);
 
 // The lexicon as lookup tables: phrases (token sequences) → canonical tokens, longest first.
 interface Rewrite { from: string[]; to: string[] }
 const REWRITES: Map<string, Rewrite[]> = buildRewrites();
 const RELATED = buildRelated();
 const QUALIFIERS = new Map([...QUALIFIER_WEIGHTS].map(([word, weight]) => [stripPlural(word), weight]));
+// The canonical words of the lexicon: what a name may hold once rewritten.
+const KNOWN_WORDS = new Set([
+  ...SYNONYM_GROUPS.flatMap((group) => group[0].split(' ')), ...RELATED_PAIRS.flat().flatMap((w) => w.split(' ')),
+  ...QUALIFIER_WEIGHTS.keys(),
+].map(stripPlural));
 
 function buildRelated(): Map<string, Set<string>> {
   const related = new Map<string, Set<string>>();

@@ -71,7 +71,8 @@ export function suggestResources(opts: SuggestOptions): JobResources {
   if (fields.length === 0) {
     columns.forEach((column, i) => mapped.set(i, { field: column, confidence: 1 }));
   } else {
-    const suggested = suggestMapping(columns, fields, schema?.fieldDataTypes ?? {}, sample);
+    const expectedCount = new Set(schema?.expectedFields).size;
+    const suggested = suggestMapping(columns, fields, schema?.fieldDataTypes ?? {}, sample, expectedCount);
     for (const [c, m] of suggested) mapped.set(c, { field: fields[m.field], confidence: m.confidence });
   }
 

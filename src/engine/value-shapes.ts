@@ -11,7 +11,8 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 /** A kind of value a column may hold. */
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
-  | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code';
+  | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code'
+  | 'abbreviation';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -36,7 +37,7 @@ export const VALUE_ONLY_SHARE = 0.9;
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
-  'countryNumeric', 'currency',
+  'countryNumeric', 'currency', 'abbreviation',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -44,6 +45,7 @@ const PHONE_CHARS = /^\+?[\d\s().\-/]+$/;
 const LETTERS_2 = /^[A-Za-z]{2}$/;
 const LETTERS_3 = /^[A-Za-z]{3}$/;
 const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
+const ABBREVIATION = /^(?=.*[A-Za-z])(?:[A-Z0-9.&-]{1,6}|[A-Za-z0-9.]{1,3})$/;
 const DIGITS_3 = /^\d{1,3}$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
@@ -59,7 +61,7 @@ const CONTINENTS = new Set([
 /** Every shape. */
 export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
-  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code',
+  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation',
 ]);
 
 /**
@@ -84,6 +86,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     if (want('month') && (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text))) add('month');
     if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
     if (want('code') && CODE.test(text)) add('code');
+    if (want('abbreviation') && ABBREVIATION.test(text)) add('abbreviation');
     if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
     if (want('countryNumeric') && DIGITS_3.test(text) && codes.numeric.has(text.padStart(3, '0'))) add('countryNumeric');
     if (want('countryName') && text.length > 3 && codes.names.has(plainName(text))) add('countryName');
@@ -103,8 +106,9 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
         if (number >= 1 && number <= 12) add('month');
       }
     }
-    // A number may also be a date (`20240305`) or a phone (`5550109999`).
-    if (want('date') && startsWithDigit(text) && parseDate(text, dayFirst) !== undefined) add('date');
+    // A number may also be a date (`20240305`) or a phone (`5550109999`); a date may start with
+    // the name of its month (`Jan 1 2000`).
+    if (want('date') && (startsWithDigit(text) || MONTH_NAMES.has(lower.slice(0, 3))) && parseDate(text, dayFirst) !== undefined) add('date');
     else if (want('phone') && looksLikePhone(text)) add('phone');
   }
   const n = texts.length;
@@ -112,18 +116,20 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
 }
 
 /**
- * The shapes a field's values should have, from its canonical name tokens (similarity.ts) and
- * its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
+ * The shapes a field's values should have, from its canonical name tokens (similarity.ts), its
+ * normalised words before synonyms (`words`, for plurals) and its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
  * `iso_alpha_2`, `number` for a number field, and so on. Empty when nothing is known.
  */
-export function expectedShapes(tokens: readonly string[], type: DataType | undefined): Shape[] {
+export function expectedShapes(tokens: readonly string[], type: DataType | undefined, words: readonly string[] = []): Shape[] {
   const has = (t: string) => tokens.includes(t);
+  // A name ending in `years` or `yrs` counts years (`life_expectancy_yrs`, `age_years`): a duration, not a year.
+  const duration = DURATION_ENDINGS.has(words[words.length - 1] ?? '');
   const shapes: Shape[] = [];
   if (has('email')) shapes.push('email');
   if (has('phone') || has('fax')) shapes.push('phone');
   if (has('latitude')) shapes.push('latitude');
   if (has('longitude')) shapes.push('longitude');
-  if (has('year')) shapes.push('year');
+  if (has('year') && !duration) shapes.push('year');
   if (has('month')) shapes.push('month');
   if (has('iso2')) shapes.push('countryAlpha2');
   if (has('iso3')) shapes.push('countryAlpha3');
@@ -132,9 +138,13 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
-  if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('flag')) shapes.push('boolean');
+  if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('indicator')) shapes.push('boolean');
   if (has('percent') || has('share') || has('ratio')) shapes.push('percent');
   if (has('code') || has('iata') || has('ioc') || has('abbreviation') || has('symbol')) shapes.push('code');
+  // An abbreviation has letters, in capitals or at most three (`CA`, `DEM`, `Inc`), not `Iowa` or `1`.
+  if (has('abbreviation')) shapes.push('abbreviation');
+  // FIPS codes are numbers (`06`), not state names.
+  if (has('fip')) shapes.push('number');
   // A number field named for a kind of number asks for that kind: latitudes, not any number.
   if (type === 'number' && !shapes.some((s) => NUMBER_KINDS.has(s))) shapes.push('number');
   if (type === 'date_time') shapes.push('date');
@@ -142,6 +152,7 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   return shapes;
 }
 
+const DURATION_ENDINGS = new Set(['years', 'yrs']);
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
 const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'percent']);
 

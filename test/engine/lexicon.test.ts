@@ -48,6 +48,52 @@ describe('lexicon', () => {
   });
 });
 
+describe('lexicon of suppliers, codes, prefixes and periods', () => {
+  it('equates the spellings pipelines use for one field', () => {
+    const pairs: [string, string][] = [
+      ['vendor_id', 'supplier_id'], ['mfr', 'manufacturer'], ['fx_rate', 'exchange_rate'], ['FY', 'fiscal_year'],
+      ['phonePrefix', 'calling_code'], ['olympicCode', 'ioc_code'], ['isoCode2', 'iso_alpha_2'], ['isoCode3', 'ISO3'],
+      ['prev_close', 'previous_close'], ['begin_date', 'start_date'], ['finish_date', 'end_date'], ['lang', 'language'],
+      ['emp_count', 'headcount'], ['active_flag', 'active_indicator'], ['latlng', 'lat_lon'], ['cctld', 'tld'],
+      ['TMAX', 'temp_max'], ['max_temp', 'tmax'], ['wx', 'weather'], ['spp', 'species'], ['life_expect', 'life_exp'],
+      ['Beak Length (mm)', 'culmen_length_mm'], ['mfg', 'manufacturing'], ['govt', 'government'], ['ret', 'return'],
+      ['died', 'death_date'], ['engine_size', 'Displacement'], ['fuel_efficiency', 'Miles_per_Gallon'], ['lifespan', 'life_expect'],
+      ['airspeed', 'IAS'], ['daypart', 'Time of day'], ['released', 'Release Date'], ['global_gross', 'Worldwide Gross'],
+      ['carrier', 'airline'], ['visitor_team', 'away_team'], ['home_pts', 'home_points'], ['movie', 'film'], ['car', 'vehicle'],
+    ];
+    for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+  });
+
+  it('spells each unit one way, and reads `mins` as minutes, not the minimum', () => {
+    const pairs: [string, string][] = [
+      ['Weight_in_lbs', 'weight_pounds'], ['speed_kmh', 'speed_kph'], ['temp_degC', 'temperature_celsius'],
+      ['distance_km', 'distance_kilometers'], ['height_ft', 'height_feet'], ['price_usd', 'price_dollars'],
+      ['duration_mins', 'duration_minute'],
+    ];
+    for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+    expect(canonicalTokens('run_time_mins')).toEqual(['runtime', 'minute']);
+    expect(canonicalTokens('temp_min')).toEqual(['temperature', 'min']);
+  });
+
+  it('keeps `alt` for altitude, not alternative', () => {
+    expect(canonicalTokens('alt')).toEqual(['elevation']);
+    expect(canonicalTokens('alternate_names')).toEqual(['alternative', 'name']);
+  });
+
+  it('relates highs to maxima and lows to minima, items to products', () => {
+    expect(nameSimilarity('temp_max', 'high_temp')).toBeGreaterThan(nameSimilarity('temp_max', 'low_temp'));
+    expect(nameSimilarity('temp_min', 'low_temp')).toBeGreaterThan(nameSimilarity('temp_min', 'high_temp'));
+    // Dice 0.9, same last word: 0.9 × (0.9 + 0.1 / 3).
+    expect(nameSimilarity('item_description', 'product_desc')).toBeCloseTo(0.9 * (0.9 + 0.1 / 3), 10);
+  });
+
+  it('weighs units of area, volume and energy as qualifiers, and `is`/`has`', () => {
+    expect(nameSimilarity('area', 'area_sq_km')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('net_generation', 'net_generation_mwh')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('landlocked', 'isLandlocked')).toBeGreaterThan(0.8);
+  });
+});
+
 describe('lexicon words with plural endings', () => {
   it('relate and weigh words however their plural is stripped (`fips`)', () => {
     expect(nameSimilarity('county_id', 'county_fips')).toBeCloseTo(0.81, 10);

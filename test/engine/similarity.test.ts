@@ -62,7 +62,7 @@ describe('nameSimilarity', () => {
     // `name` is a generic word (weight 0.5): (0.5 + 0.5) / (1.5 + 1.5) = 1/3.
     expect(nameSimilarity('last_name', 'first_name')).toBeCloseTo(0.3, 10);
     // A number weighs 0.5 against a name without numbers: (1 + 1) / (1.5 + 2).
-    expect(nameSimilarity('sales_2023', 'total_sales')).toBeCloseTo(0.9 * 2 / 3.5, 10);
+    expect(nameSimilarity('sales_2023', 'sales_total')).toBeCloseTo(0.9 * 2 / 3.5, 10);
   });
 
   it('rates a name lying inside the other halfway between Dice and 1', () => {
@@ -70,6 +70,14 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('Customer ID', 'id')).toBeCloseTo(0.75, 10);
     expect(nameSimilarity('delay', 'arr_delay_min')).toBeCloseTo(0.9 * (0.5 + 1) / 2, 10);
     expect(nameSimilarity('Effect Amount of damage', 'damage')).toBeCloseTo(0.9 * (0.5 + 1) / 2, 10);
+  });
+
+  it('rates names ending in the same word a third of the way from Dice to 1', () => {
+    // Dice 1/2: 0.9 × (1/2 + 1/2 × 1/3).
+    expect(nameSimilarity('Major Genre', 'primary_genre')).toBeCloseTo(0.6, 10);
+    expect(nameSimilarity('Release Date', 'premiere_date')).toBeCloseTo(0.6, 10);
+    // The same first word only: Dice alone.
+    expect(nameSimilarity('genre_major', 'genre_primary')).toBeCloseTo(0.45, 10);
   });
 
   it('weighs units and generic words less', () => {
@@ -89,6 +97,12 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('manuf', 'manufacturer')).toBeCloseTo(0.63, 10);
   });
 
+  it('never reads two words of the lexicon as typos of each other', () => {
+    expect(nameSimilarity('height', 'weight')).toBe(0);
+    expect(nameSimilarity('county', 'country')).toBe(0);
+    expect(nameSimilarity('adress', 'address')).toBeGreaterThan(0.5); // `adress` is no word of it
+  });
+
   it('reads letters kept in order as an abbreviation (0.6 of a word)', () => {
     // `ttl` is in the lexicon; `rcvd` / `received` is an abbreviation: (2 + 2 × 0.6) / 4.
     expect(nameSimilarity('ttl_rcvd', 'total_received')).toBeCloseTo(0.72, 10);
@@ -100,6 +114,15 @@ describe('nameSimilarity', () => {
   it('reads initials of consecutive words as an acronym only when both names are then fully matched', () => {
     expect(nameSimilarity('rt_score', 'Rotten Tomatoes Rating')).toBeGreaterThan(0.7);
     expect(nameSimilarity('cop', 'Contributions from Other Political Committees')).toBeLessThan(0.5);
+    // One letter is the initial of one word: `n_life_expect` is `next_life_expectancy` more than `life_expectancy`.
+    expect(nameSimilarity('n_life_expect', 'next_life_expectancy')).toBeGreaterThan(nameSimilarity('n_life_expect', 'life_expectancy'));
+  });
+
+  it('reads a word written as a run of the other name\'s words as those words', () => {
+    expect(nameSimilarity('subregion', 'subRegionName')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('subregion', 'subRegionName')).toBeGreaterThan(nameSimilarity('region', 'subRegionName'));
+    expect(nameSimilarity('habitat_yearround_pct', 'year_round_habitat_pct')).toBe(0.9);
+    expect(nameSimilarity('region', 'subregion')).toBe(0); // a run of two words at least, never part of a word
   });
 
   it('matches numbered names only on the same number', () => {

@@ -50,8 +50,8 @@ describe('suggestResources: mapping', () => {
     const schema = schemaOf(['created_at'], { fieldDataTypes: { created_at: 'date_time' } });
     const dates = repeat(10, (i) => [`2024-03-${String(i + 1).padStart(2, '0')}`]);
     const words = repeat(10, (i) => [`word ${i}`]);
-    // `Order Date` vs `created_at` scores 0.48 on its name alone, 0.63 with dates; with no rival,
-    // calibration raises it to 0.85.
+    // `Order Date` vs `created_at` scores 0.48 on its name alone, 0.5 + 0.48 / 4 with dates (a
+    // column of dates for a date field); with no rival, calibration raises it to 0.85.
     expect(mappingOf(['Order Date'], schema, dates)).toEqual({ 'Order Date': { field: 'created_at', confidence: 0.85 } });
     expect(mappingOf(['Order Date'], schema, words)).toEqual({});
   });
@@ -122,6 +122,24 @@ describe('suggestResources: mapping', () => {
     });
   });
 
+  it('does not map a column on its values alone when its name says it is something else', () => {
+    // US state codes are mostly country codes too (`CA`, `DE`, `IN`...).
+    const sample = repeat(20, (i) => [['CA', 'DE', 'IN', 'GA', 'AL'][i % 5]]);
+    expect(mappingOf(['state'], schemaOf([], { optionalFields: ['country_code'] }), sample)).toEqual({});
+    expect(mappingOf(['cca2'], schemaOf([], { optionalFields: ['country_code'] }), sample)).toEqual({
+      cca2: { field: 'country_code', confidence: 0.81 },
+    });
+  });
+
+  it('sinks a name match whose values are not the abbreviations or FIPS numbers the field holds', () => {
+    const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
+    const fips = repeat(20, (i) => [String(i + 1)]);
+    const optional = (field: string) => schemaOf([], { optionalFields: [field] });
+    expect(mappingOf(['state'], optional('state_fips'), names).state?.confidence ?? 0).toBeLessThan(0.8);
+    expect(mappingOf(['state'], optional('state_fips'), fips).state.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
+  });
+
   it('never gives a swap between equally good pairs a confident score', () => {
     // `p_` and `n_` say nothing of prev/next: either way round scores the same.
     const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
@@ -154,6 +172,35 @@ describe('suggestResources: mapping', () => {
     expect(mappingOf(['last_name', 'Internal Notes', 'first_name'], schema)).toEqual({
       first_name: { field: 'first_name', confidence: 1 },
     });
+  });
+
+  it('pairs the last column left with the last expected field by elimination, at 0.55', () => {
+    const sample = repeat(20, (i) => [String(1990 + i), `job ${i % 3}`, String(100 * i)]);
+    const schema = schemaOf(['yr', 'occupation', 'workers'], { fieldDataTypes: { yr: 'number', workers: 'number' } });
+    const mapping = mappingOf(['year', 'job', 'count'], schema, sample);
+    expect(Object.entries(mapping).map(([column, m]) => [column, m.field])).toEqual([['year', 'yr'], ['job', 'occupation'], ['count', 'workers']]);
+    expect(mapping.count.confidence).toBe(0.55);
+  });
+
+  it('pairs leftovers by elimination only when each is the other\'s only match in kind', () => {
+    const sample = repeat(20, (i) => [`name ${i}`, String(3 * i), `kind ${i % 4}`]);
+    const columns = ['name', 'reading', 'series'];
+    const types = { label: 'category', amount: 'number' } as const;
+    // `reading` is the only number for the only number field; two text columns for one text field: not paired.
+    expect(mappingOf(columns, schemaOf(['label', 'amount'], { fieldDataTypes: types }), sample)).toEqual({
+      reading: { field: 'amount', confidence: 0.55 },
+    });
+    // A text column is not a number, and optional fields are never filled this way.
+    expect(mappingOf(['name'], schemaOf(['amount'], { fieldDataTypes: types }), sample)).toEqual({});
+    expect(mappingOf(['series'], schemaOf([], { optionalFields: ['label'] }), sample)).toEqual({});
+    // With one column and one field left, a text field takes numbers too (FIPS codes for `state_fips`).
+    expect(mappingOf(['reading'], schemaOf(['label']), sample)).toEqual({ reading: { field: 'label', confidence: 0.55 } });
+  });
+
+  it('pairs nothing by elimination when more than 3 columns or fields are left', () => {
+    const sample = repeat(20, (i) => [String(i), String(2 * i), String(3 * i), String(4 * i)]);
+    const schema = schemaOf(['alpha', 'beta', 'gamma', 'delta'], { fieldDataTypes: { alpha: 'number' } });
+    expect(mappingOf(['w', 'x', 'y', 'z'], schema, sample)).toEqual({});
   });
 
   it('maps each column to a field of its own name with confidence 1 when there is no schema', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedShapes, measureShapes, type Shape } from '../../src/engine/value-shapes.js';
-import { canonicalTokens } from '../../src/engine/similarity.js';
+import { canonicalTokens, nameTokens } from '../../src/engine/similarity.js';
 
 /** The share of `values` having `shape`. */
 function share(values: string[], shape: Shape): number {
@@ -35,6 +35,11 @@ describe('measureShapes', () => {
     expect(share(['181', '-200', '12'], 'longitude')).toBeCloseTo(1 / 3, 10);
   });
 
+  it('recognises dates starting with the name of their month', () => {
+    expect(share(['Jan 1 2000', 'February 3, 2001', '2000-01-01', '12 June 1998'], 'date')).toBe(1);
+    expect(share(['January', 'Jan', 'June 12'], 'date')).toBe(0);
+  });
+
   it('recognises years and months', () => {
     expect(share(['1970', '2001', '1880', '1999.0'], 'year')).toBe(1);
     expect(share(['70', '20010', '1970-01-01', '12345'], 'year')).toBe(0);
@@ -60,6 +65,13 @@ describe('measureShapes', () => {
   });
 });
 
+describe('abbreviations', () => {
+  it('are short and have letters: in capitals, or at most three', () => {
+    expect(share(['CA', 'DEM', 'Inc', 'U.S.', 'AT&T'], 'abbreviation')).toBe(1);
+    expect(share(['Iowa', 'California', '1', 'Democratic'], 'abbreviation')).toBe(0);
+  });
+});
+
 describe('expectedShapes', () => {
   const shapes = (field: string, type?: 'number' | 'date_time' | 'category' | 'rich_text') => expectedShapes(canonicalTokens(field), type);
 
@@ -78,6 +90,8 @@ describe('expectedShapes', () => {
     expect(shapes('continent')).toEqual(['continent']);
     expect(shapes('country')).toEqual(['countryName']);
     expect(shapes('iso_numeric')).toEqual(['countryNumeric']);
+    expect(shapes('state_abbr')).toEqual(['code', 'abbreviation']);
+    expect(shapes('state_fips')).toEqual(['number']);
   });
 
   it('adds the shape of the schema type, and of date words when there is no type', () => {
@@ -87,5 +101,13 @@ describe('expectedShapes', () => {
     expect(shapes('amount', 'number')).toEqual(['number']);
     expect(shapes('created_at')).toEqual(['date']);
     expect(shapes('notes', 'rich_text')).toEqual([]);
+  });
+
+  it('reads a name ending in `years` or `yrs` as a duration, not a year', () => {
+    const withWords = (field: string) => expectedShapes(canonicalTokens(field), 'number', nameTokens(field));
+    expect(withWords('life_expectancy_yrs')).toEqual(['number']);
+    expect(withWords('age_years')).toEqual(['number']);
+    expect(withWords('model_year')).toEqual(['year']);
+    expect(withWords('yrs_since_2000')).toEqual(['year']);
   });
 });

@@ -89,3 +89,27 @@ export function ratios({ suggested, truePairs, correct, confidentCorrectCount })
     confidentOfTrue: truePairs === 0 ? 0 : confidentCorrectCount / truePairs,
   };
 }
+
+/**
+ * The cases again with one true field dropped from the schema at a time (one variant per true
+ * pair): its column should then stay unmapped, as when a file holds a column the pipeline lacks.
+ * Returns how many variants, and the wrong suggestions they draw: in all, at >= 0.6 and at >= 0.8.
+ */
+export async function scoreDroppedFields(cases) {
+  const out = { variants: 0, wrong: 0, wrongAt06: 0, wrongAt08: 0 };
+  for (const c of cases) {
+    for (const [, field] of c.truth) {
+      const variant = {
+        ...c, expected: c.expected.filter(([f]) => f !== field), optional: c.optional.filter(([f]) => f !== field),
+        truth: c.truth.filter(([, f]) => f !== field),
+      };
+      out.variants++;
+      for (const [, , confidence] of compare(variant, await suggestCase(variant)).wrong) {
+        out.wrong++;
+        if (confidence >= 0.6) out.wrongAt06++;
+        if (confidence >= CONFIDENT) out.wrongAt08++;
+      }
+    }
+  }
+  return out;
+}
