@@ -297,6 +297,10 @@ function monthNameDate(text: string, i: number, end: number): { year: number; mo
  * for other text and for dates the calendar does not have (`2024-02-30`).
  */
 export function parseDate(text: string, dayFirst = false): DateParts | undefined {
+  if (text.length === 19) {
+    const parts = parseIsoDateTime(text);
+    if (parts) return parts;
+  }
   let i = 0;
   let end = text.length;
   while (i < end && isSpace(text.charCodeAt(i))) i++;
@@ -401,6 +405,36 @@ export function parseDate(text: string, dayFirst = false): DateParts | undefined
   return { year, month, day, hour, minute, second, offsetMinutes };
 }
 
+/** The value of the digit at `i`, or -1 when it is not an ASCII digit. */
+function digitAt(text: string, i: number): number {
+  const d = text.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+/**
+ * parseDate's fast path for exactly `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DDTHH:mm:ss` (a common export
+ * form, and the engine's own output, which the units step reads back): fixed positions, no
+ * scanning; undefined for anything else, which the general path then reads (or refuses).
+ */
+function parseIsoDateTime(text: string): DateParts | undefined {
+  const t = text.charCodeAt(10);
+  if (text.charCodeAt(4) !== MINUS || text.charCodeAt(7) !== MINUS || (t !== SPACE && t !== 84 && t !== 116)
+    || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
+  const y0 = digitAt(text, 0); const y1 = digitAt(text, 1); const y2 = digitAt(text, 2); const y3 = digitAt(text, 3);
+  const mo0 = digitAt(text, 5); const mo1 = digitAt(text, 6); const d0 = digitAt(text, 8); const d1 = digitAt(text, 9);
+  const h0 = digitAt(text, 11); const h1 = digitAt(text, 12); const mi0 = digitAt(text, 14); const mi1 = digitAt(text, 15);
+  const s0 = digitAt(text, 17); const s1 = digitAt(text, 18);
+  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) < 0) return undefined;
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const month = mo0 * 10 + mo1;
+  const day = d0 * 10 + d1;
+  const hour = h0 * 10 + h1;
+  const minute = mi0 * 10 + mi1;
+  const second = s0 * 10 + s1;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  return { year, month, day, hour, minute, second, offsetMinutes: null };
+}
+
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
@@ -408,6 +442,15 @@ function pad2(n: number): string {
 /** Writes date parts as engine.md's output text `YYYY-MM-DDTHH:mm:ss` (any offset is ignored). */
 export function formatDate(parts: DateParts): string {
   const y = parts.year;
+  if (y >= 1000 && y <= 9999) {
+    // One flat string from its character codes: the template below makes a chain of pieces per value.
+    const { month, day, hour, minute, second } = parts;
+    return String.fromCharCode(
+      48 + Math.floor(y / 1000), 48 + (Math.floor(y / 100) % 10), 48 + (Math.floor(y / 10) % 10), 48 + (y % 10), MINUS,
+      48 + Math.floor(month / 10), 48 + (month % 10), MINUS, 48 + Math.floor(day / 10), 48 + (day % 10), 84,
+      48 + Math.floor(hour / 10), 48 + (hour % 10), COLON, 48 + Math.floor(minute / 10), 48 + (minute % 10), COLON,
+      48 + Math.floor(second / 10), 48 + (second % 10));
+  }
   const year = y >= 1000 ? String(y) : String(y).padStart(4, '0');
   return `${year}-${pad2(parts.month)}-${pad2(parts.day)}T${pad2(parts.hour)}:${pad2(parts.minute)}:${pad2(parts.second)}`;
 }
