@@ -43,6 +43,54 @@ export function rowFormat(columns: readonly string[], types: readonly (DataType 
   return { width: columns.length, checked: columns.map((_, i) => types[i] !== 'date_time') };
 }
 
+/** Cells shorter than this are copied in JavaScript (V8 makes them flat strings of their own); longer ones by Node. */
+const SHORT_TEXT = 13;
+
+/** Bytes reserved before writeNumber: a separator, a sign, 15 digits, a point. */
+const NUMBER_ROOM = 24;
+
+/**
+ * Writes `String(v)` of a common number without making the string (String of a non-integer was
+ * ~10% of a worker's time): integers below 1e15 and values with at most two decimals below 1e13,
+ * whose shortest round-trip text is exactly their digits. Returns the new end, or -1 for any other
+ * number (the caller then writes String(v)).
+ */
+function writeNumber(buf: Buffer, at: number, v: number): number {
+  if (v === 0) { // 0 and -0 both read "0"
+    buf[at] = 48;
+    return at + 1;
+  }
+  let a = v < 0 ? -v : v;
+  let decimals = 0;
+  let scaled = a;
+  if (Math.floor(a) !== a) {
+    // v has at most two decimals when the two-decimal value read back is v itself; below 1e13
+    // that text has at most 15 significant digits, so no shorter text reads back as v.
+    scaled = Math.round(a * 100);
+    if (a >= 1e13 || scaled / 100 !== a) return -1;
+    decimals = scaled % 10 === 0 ? 1 : 2;
+    if (decimals === 1) scaled /= 10;
+  } else if (a >= 1e15) return -1;
+  a = scaled;
+  if (v < 0) buf[at++] = 45;
+  // Digits from the last one back; the point goes `decimals` digits from the end, after at least one integer digit.
+  let digits = 1;
+  for (let t = a; t >= 10; t = Math.floor(t / 10)) digits++;
+  if (digits <= decimals) digits = decimals + 1;
+  const end = at + digits + (decimals > 0 ? 1 : 0);
+  let p = end;
+  for (let i = 0; i < decimals; i++) {
+    buf[--p] = 48 + (a % 10);
+    a = Math.floor(a / 10);
+  }
+  if (decimals > 0) buf[--p] = 46;
+  do {
+    buf[--p] = 48 + (a % 10);
+    a = Math.floor(a / 10);
+  } while (p > at);
+  return end;
+}
+
 /**
  * Buffer with Node's own UTF-8 write (on every Buffer since Node 0.x, used by Buffer#write), called
  * directly: Buffer#write's argument checks were about 5% of a run.
@@ -75,8 +123,21 @@ export class CsvEncoder {
         const v = row[k];
         let s: string;
         if (typeof v === 'string') s = v;
-        else if (typeof v === 'number' && Number.isFinite(v)) s = String(v);
-        else s = '';
+        else if (typeof v === 'number' && Number.isFinite(v)) {
+          if (at + NUMBER_ROOM > buf.length) {
+            this.length = at;
+            this.reserve(NUMBER_ROOM);
+            buf = this.buffer;
+          }
+          if (k > 0) buf[at++] = 44;
+          const end = writeNumber(buf, at, v);
+          if (end >= 0) {
+            at = end;
+            continue;
+          }
+          if (k > 0) at--; // written again below, with its text
+          s = String(v);
+        } else s = '';
         const n = s.length;
         // Quoting doubles a quote (2 bytes per unit at most); UTF-8 takes at most 3 bytes per UTF-16 unit.
         if (at + 6 * n + 4 > buf.length) {
@@ -88,7 +149,16 @@ export class CsvEncoder {
         if (n === 0) continue;
         // Node encodes the cell (one native copy, whatever the string's shape); the bytes are then
         // checked for quoting, which only ASCII text can need (a multi-byte character never does).
-        const written = (buf as FastBuffer).utf8Write(s, at);
+        let written = 0;
+        if (n < SHORT_TEXT) {
+          // Short text is copied here: a native call costs more than the copy. Not ASCII: Node writes it.
+          for (; written < n; written++) {
+            const c = s.charCodeAt(written);
+            if (c >= 128) break;
+            buf[at + written] = c;
+          }
+          if (written < n) written = (buf as FastBuffer).utf8Write(s, at);
+        } else written = (buf as FastBuffer).utf8Write(s, at);
         const check = checked[k] && typeof v === 'string';
         if (!check) {
           at += written;
