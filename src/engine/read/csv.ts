@@ -279,6 +279,92 @@ function recordShapes(text: string, count: number, delimiter: string, newline: N
   return shapes;
 }
 
+/** Records parsed from a text, and where the first record not taken (an unfinished last one) starts. */
+interface ParsedRecords { data: string[][]; cursor: number }
+
+/**
+ * Splits text into RFC 4180 records as Papa Parse's core parser does (its behaviour is the
+ * reference), for the well-formed text of nearly every file: quoted fields with doubled quotes,
+ * a closing quote followed by the delimiter, the line break or (records split on LF) CR LF.
+ * Undefined for anything else (text after a closing quote, an unclosed quote at the end), which
+ * the caller hands to Papa Parse, so odd input gets Papa's exact records and errors. Papa's own
+ * loop cost ~8% of a one-thread run (it also ran a regular-expression replace on every quoted
+ * field). Unless `atEnd`, an unfinished last record is left for the next call; at the end, text
+ * after the last line break is a record (an empty one when the text ends with a line break).
+ */
+export function scanRecords(text: string, delimiter: string, newline: Newline, atEnd: boolean): ParsedRecords | undefined {
+  const data: string[][] = [];
+  const n = text.length;
+  if (n === 0) return { data, cursor: 0 };
+  if (delimiter.length !== 1) return undefined;
+  const d = delimiter.charCodeAt(0);
+  const nl = newline.charCodeAt(0);
+  const isLf = nl === 10;
+  let nextDelim = text.indexOf(delimiter);
+  let nextNewline = text.indexOf(newline);
+  let row: string[] = [];
+  let p = 0; // start of the current field
+  let recordStart = 0;
+  for (;;) {
+    if (text.charCodeAt(p) === 34) {
+      let q = p + 1;
+      let isDoubled = false;
+      for (;;) {
+        q = text.indexOf('"', q);
+        if (q === -1) return atEnd ? undefined : { data, cursor: recordStart };
+        if (q === n - 1) {
+          if (!atEnd) return { data, cursor: recordStart };
+          row.push(unquote(text, p + 1, q, isDoubled));
+          data.push(row);
+          return { data, cursor: n };
+        }
+        if (text.charCodeAt(q + 1) !== 34) break;
+        isDoubled = true;
+        q += 2;
+      }
+      const value = unquote(text, p + 1, q, isDoubled);
+      const after = text.charCodeAt(q + 1);
+      row.push(value);
+      if (after === d) p = q + 2;
+      else {
+        if (after === nl) p = q + 2;
+        else if (isLf && after === 13 && text.charCodeAt(q + 2) === 10) p = q + 3;
+        else return undefined;
+        data.push(row);
+        row = [];
+        recordStart = p;
+      }
+      if (nextDelim !== -1 && nextDelim < p) nextDelim = text.indexOf(delimiter, p);
+      if (nextNewline !== -1 && nextNewline < p) nextNewline = text.indexOf(newline, p);
+      continue;
+    }
+    if (nextDelim !== -1 && (nextDelim < nextNewline || nextNewline === -1)) {
+      row.push(text.slice(p, nextDelim));
+      p = nextDelim + 1;
+      nextDelim = text.indexOf(delimiter, p);
+      continue;
+    }
+    if (nextNewline !== -1) {
+      row.push(text.slice(p, nextNewline));
+      data.push(row);
+      row = [];
+      p = recordStart = nextNewline + 1;
+      nextNewline = text.indexOf(newline, p);
+      continue;
+    }
+    if (!atEnd) return { data, cursor: recordStart };
+    row.push(text.slice(p));
+    data.push(row);
+    return { data, cursor: n };
+  }
+}
+
+/** The text of a quoted field between its quotes, doubled quotes made single. */
+function unquote(text: string, from: number, to: number, isDoubled: boolean): string {
+  const value = text.slice(from, to);
+  return isDoubled ? value.replaceAll('""', '"') : value;
+}
+
 /** A bad record found while parsing; turned into a UsageError once its line is known. */
 class RecordProblem {
   constructor(
@@ -391,7 +477,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       carry = text;
       return;
     }
-    const result = parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number }[]; meta: { cursor: number } };
+    const scanned = scanRecords(text, delimiter, newline, atEnd);
+    const result = scanned
+      ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
+      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number }[]; meta: { cursor: number } };
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {
