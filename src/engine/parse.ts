@@ -32,6 +32,9 @@ function isCurrency(c: number): boolean {
   return c === 36 || c === 0x20ac || c === 0xa3 || c === 0xa5;
 }
 
+/** 10^0 .. 10^22: every one an exact double. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
 /**
  * Parses number text as engine.md step 5 describes: trimmed; `-12.5`, `1e3`, thousands commas
  * `1,234.56`, a leading currency sign `$ € £ ¥` (also after a sign: `-$5`, or before it: `$-5`),
@@ -90,11 +93,14 @@ export function parseNumber(text: string): number | undefined {
   let intDigits = 0;
   let hasComma = false;
   let groupLength = 0;
+  /** Every digit of the mantissa as one integer (exact while there are at most 15 digits). */
+  let digits = 0;
   while (p < end) {
     c = text.charCodeAt(p);
     if (isDigit(c)) {
       intDigits++;
       groupLength++;
+      digits = digits * 10 + (c - ZERO);
     } else if (c === COMMA) {
       // Strict grouping (1-3 digits, then groups of exactly 3) so a decimal comma such as
       // `1,5` is refused instead of being read as fifteen.
@@ -108,7 +114,7 @@ export function parseNumber(text: string): number | undefined {
   let fracDigits = 0;
   if (p < end && text.charCodeAt(p) === DOT) {
     p++;
-    while (p < end && isDigit(text.charCodeAt(p))) { fracDigits++; p++; }
+    while (p < end && isDigit(c = text.charCodeAt(p))) { fracDigits++; digits = digits * 10 + (c - ZERO); p++; }
   }
   if (intDigits + fracDigits === 0) return undefined;
   const mantissaEnd = p;
@@ -125,6 +131,14 @@ export function parseNumber(text: string): number | undefined {
   }
   if (p !== end) return undefined;
 
+  const scale = fracDigits + (percent ? 2 : 0);
+  if (exponent === 0 && intDigits + fracDigits <= 15 && scale <= 22) {
+    // Both integers are exact doubles, so the division rounds once, to the same double as
+    // Number() of the text: no text to slice and convert.
+    const n = scale === 0 ? digits : digits / POWERS_OF_TEN[scale];
+    if (n === 0) return 0;
+    return negative ? -n : n;
+  }
   let mantissa = text.slice(i, mantissaEnd);
   if (hasComma) mantissa = mantissa.replaceAll(',', '');
   // Dividing by 100 in floating point turns `1.1%` into 0.011000000000000001; moving the decimal

@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import {
   detectDayFirst, formatDate, isZeroPadded, looksLikeSlashDate, normalizeDate, parseDate, parseNumber, shiftDate, slashDateOrder,
 } from '../../src/engine/parse.js';
+import { mulberry32 } from '../../src/engine/prng.js';
 
 describe('parseNumber', () => {
+  it('reads decimal text to the very double Number() gives, up to 15 digits and beyond', () => {
+    const random = mulberry32(7);
+    for (let i = 0; i < 20_000; i++) {
+      const digits = Array.from({ length: 1 + Math.floor(random() * 18) }, () => String(Math.floor(random() * 10))).join('');
+      const point = Math.floor(random() * (digits.length + 1));
+      const text = `${digits.slice(0, point) || '0'}.${digits.slice(point)}`;
+      expect(parseNumber(text), text).toBe(Number(text));
+      expect(parseNumber(`-${text}%`), `-${text}%`).toBe(Number(`-${text}e-2`) || 0);
+    }
+    expect(parseNumber('1,234.56')).toBe(1234.56);
+    expect(parseNumber('1.1%')).toBe(0.011);
+  });
+
   it('reads plain, signed, decimal and exponent numbers', () => {
     expect(parseNumber('42')).toBe(42);
     expect(parseNumber('-12.5')).toBe(-12.5);
