@@ -3,7 +3,7 @@
  * from the header line and parses RFC 4180 records with Papa Parse's core parser.
  */
 import { createReadStream } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import type PapaNamespace from 'papaparse';
 import { UsageError } from '../../errors.js';
@@ -83,6 +83,9 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
   let bytes = 0;
+  // While every chunk so far was ASCII the decoder holds no partial character, so an ASCII chunk
+  // is copied as Latin-1 (a plain byte copy, checked natively) instead of decoded: ~3x faster.
+  let isAllAscii = true;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (!decoder) {
@@ -91,7 +94,8 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
         decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: Boolean(range && range.start > 0) });
       }
       bytes += chunk.length;
-      const text = decodeOrThrow(decoder, chunk);
+      isAllAscii &&= encoding === 'utf-8' && isAscii(chunk);
+      const text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
       onBytes?.(bytes);
       if (text.length > 0) yield text;
     }
