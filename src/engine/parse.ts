@@ -32,6 +32,9 @@ function isCurrency(c: number): boolean {
   return c === 36 || c === 0x20ac || c === 0xa3 || c === 0xa5;
 }
 
+/** 10^0 .. 10^22: every one an exact double. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
 /**
  * Parses number text as engine.md step 5 describes: trimmed; `-12.5`, `1e3`, thousands commas
  * `1,234.56`, a leading currency sign `$ € £ ¥` (also after a sign: `-$5`, or before it: `$-5`),
@@ -90,11 +93,14 @@ export function parseNumber(text: string): number | undefined {
   let intDigits = 0;
   let hasComma = false;
   let groupLength = 0;
+  /** Every digit of the mantissa as one integer (exact while there are at most 15 digits). */
+  let digits = 0;
   while (p < end) {
     c = text.charCodeAt(p);
     if (isDigit(c)) {
       intDigits++;
       groupLength++;
+      digits = digits * 10 + (c - ZERO);
     } else if (c === COMMA) {
       // Strict grouping (1-3 digits, then groups of exactly 3) so a decimal comma such as
       // `1,5` is refused instead of being read as fifteen.
@@ -108,7 +114,7 @@ export function parseNumber(text: string): number | undefined {
   let fracDigits = 0;
   if (p < end && text.charCodeAt(p) === DOT) {
     p++;
-    while (p < end && isDigit(text.charCodeAt(p))) { fracDigits++; p++; }
+    while (p < end && isDigit(c = text.charCodeAt(p))) { fracDigits++; digits = digits * 10 + (c - ZERO); p++; }
   }
   if (intDigits + fracDigits === 0) return undefined;
   const mantissaEnd = p;
@@ -125,6 +131,14 @@ export function parseNumber(text: string): number | undefined {
   }
   if (p !== end) return undefined;
 
+  const scale = fracDigits + (percent ? 2 : 0);
+  if (exponent === 0 && intDigits + fracDigits <= 15 && scale <= 22) {
+    // Both integers are exact doubles, so the division rounds once, to the same double as
+    // Number() of the text: no text to slice and convert.
+    const n = scale === 0 ? digits : digits / POWERS_OF_TEN[scale];
+    if (n === 0) return 0;
+    return negative ? -n : n;
+  }
   let mantissa = text.slice(i, mantissaEnd);
   if (hasComma) mantissa = mantissa.replaceAll(',', '');
   // Dividing by 100 in floating point turns `1.1%` into 0.011000000000000001; moving the decimal
@@ -308,6 +322,10 @@ function monthNameDate(text: string, i: number, end: number): { year: number; mo
  * for other text and for dates the calendar does not have (`2024-02-30`).
  */
 export function parseDate(text: string, dayFirst = false): DateParts | undefined {
+  if (text.length === 19) {
+    const parts = parseIsoDateTime(text);
+    if (parts) return parts;
+  }
   let i = 0;
   let end = text.length;
   while (i < end && isSpace(text.charCodeAt(i))) i++;
@@ -412,6 +430,36 @@ export function parseDate(text: string, dayFirst = false): DateParts | undefined
   return { year, month, day, hour, minute, second, offsetMinutes };
 }
 
+/** The value of the digit at `i`, or -1 when it is not an ASCII digit. */
+function digitAt(text: string, i: number): number {
+  const d = text.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+/**
+ * parseDate's fast path for exactly `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DDTHH:mm:ss` (a common export
+ * form, and the engine's own output, which the units step reads back): fixed positions, no
+ * scanning; undefined for anything else, which the general path then reads (or refuses).
+ */
+function parseIsoDateTime(text: string): DateParts | undefined {
+  const t = text.charCodeAt(10);
+  if (text.charCodeAt(4) !== MINUS || text.charCodeAt(7) !== MINUS || (t !== SPACE && t !== 84 && t !== 116)
+    || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
+  const y0 = digitAt(text, 0); const y1 = digitAt(text, 1); const y2 = digitAt(text, 2); const y3 = digitAt(text, 3);
+  const mo0 = digitAt(text, 5); const mo1 = digitAt(text, 6); const d0 = digitAt(text, 8); const d1 = digitAt(text, 9);
+  const h0 = digitAt(text, 11); const h1 = digitAt(text, 12); const mi0 = digitAt(text, 14); const mi1 = digitAt(text, 15);
+  const s0 = digitAt(text, 17); const s1 = digitAt(text, 18);
+  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) < 0) return undefined;
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const month = mo0 * 10 + mo1;
+  const day = d0 * 10 + d1;
+  const hour = h0 * 10 + h1;
+  const minute = mi0 * 10 + mi1;
+  const second = s0 * 10 + s1;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  return { year, month, day, hour, minute, second, offsetMinutes: null };
+}
+
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
@@ -419,6 +467,15 @@ function pad2(n: number): string {
 /** Writes date parts as engine.md's output text `YYYY-MM-DDTHH:mm:ss` (any offset is ignored). */
 export function formatDate(parts: DateParts): string {
   const y = parts.year;
+  if (y >= 1000 && y <= 9999) {
+    // One flat string from its character codes: the template below makes a chain of pieces per value.
+    const { month, day, hour, minute, second } = parts;
+    return String.fromCharCode(
+      48 + Math.floor(y / 1000), 48 + (Math.floor(y / 100) % 10), 48 + (Math.floor(y / 10) % 10), 48 + (y % 10), MINUS,
+      48 + Math.floor(month / 10), 48 + (month % 10), MINUS, 48 + Math.floor(day / 10), 48 + (day % 10), 84,
+      48 + Math.floor(hour / 10), 48 + (hour % 10), COLON, 48 + Math.floor(minute / 10), 48 + (minute % 10), COLON,
+      48 + Math.floor(second / 10), 48 + (second % 10));
+  }
   const year = y >= 1000 ? String(y) : String(y).padStart(4, '0');
   return `${year}-${pad2(parts.month)}-${pad2(parts.day)}T${pad2(parts.hour)}:${pad2(parts.minute)}:${pad2(parts.second)}`;
 }

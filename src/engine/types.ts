@@ -14,6 +14,11 @@ export interface Batch {
   rows: Row[];
   /** 1-based data-row number in the input (header excluded) of each row, for reports. */
   rowNumbers: number[];
+  /**
+   * Set on rows the mapping step made, which nobody else holds: the steps after it may change them
+   * in place (a copy per row and step was most of the garbage of a run); see ownsRows.
+   */
+  owned?: true;
 }
 
 /** A stream of rows with its columns; `types[i]` is set once the data-type step has run. */
@@ -85,6 +90,14 @@ export interface EngineConfig {
 /** A script module's default export (engine.md step 2). */
 export type ScriptFn = (table: { columns: string[]; rows: Record<string, unknown>[] }) =>
   { columns: string[]; rows: Record<string, unknown>[] } | Promise<{ columns: string[]; rows: Record<string, unknown>[] }>;
+
+/**
+ * Whether a step may change this batch's rows in place: rows the mapping step made (Batch.owned),
+ * unless rejects are collected (a reject keeps a row's values as the rejecting step saw them).
+ */
+export function ownsRows(batch: Batch, ctx: Pick<StepContext, 'rejects'>): boolean {
+  return batch.owned === true && ctx.rejects === undefined;
+}
 
 /** Everything a step may need besides its own config. */
 export interface StepContext {

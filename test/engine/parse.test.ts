@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import {
   detectDayFirst, formatDate, isZeroPadded, looksLikeSlashDate, normalizeDate, parseDate, parseNumber, shiftDate, slashDateOrder,
 } from '../../src/engine/parse.js';
+import { mulberry32 } from '../../src/engine/prng.js';
 
 describe('parseNumber', () => {
+  it('reads decimal text to the very double Number() gives, up to 15 digits and beyond', () => {
+    const random = mulberry32(7);
+    for (let i = 0; i < 20_000; i++) {
+      const digits = Array.from({ length: 1 + Math.floor(random() * 18) }, () => String(Math.floor(random() * 10))).join('');
+      const point = Math.floor(random() * (digits.length + 1));
+      const text = `${digits.slice(0, point) || '0'}.${digits.slice(point)}`;
+      expect(parseNumber(text), text).toBe(Number(text));
+      expect(parseNumber(`-${text}%`), `-${text}%`).toBe(Number(`-${text}e-2`) || 0);
+    }
+    expect(parseNumber('1,234.56')).toBe(1234.56);
+    expect(parseNumber('1.1%')).toBe(0.011);
+  });
+
   it('reads plain, signed, decimal and exponent numbers', () => {
     expect(parseNumber('42')).toBe(42);
     expect(parseNumber('-12.5')).toBe(-12.5);
@@ -84,6 +98,20 @@ describe('parseDate', () => {
     expect(text('2024-03-05T14:22')).toBe('2024-03-05T14:22:00');
     expect(text('2024-03-05 14:22:10')).toBe('2024-03-05T14:22:10');
     expect(text('2024-03-05T14:22:10.123456')).toBe('2024-03-05T14:22:10');
+  });
+
+  it('reads full 19-character date-times as the general rules do, calendar and clock checked', () => {
+    expect(parseDate('2024-03-05 14:22:10')).toEqual({ year: 2024, month: 3, day: 5, hour: 14, minute: 22, second: 10, offsetMinutes: null });
+    expect(text('2024-03-05t14:22:10')).toBe('2024-03-05T14:22:10');
+    expect(text('0999-12-31T23:59:59')).toBe('0999-12-31T23:59:59');
+    expect(text('2024-02-29 00:00:00')).toBe('2024-02-29T00:00:00');
+    for (const bad of ['2023-02-29 00:00:00', '2024-13-01 00:00:00', '2024-00-10 00:00:00', '2024-01-00 00:00:00',
+      '2024-01-01 24:00:00', '2024-01-01 23:60:00', '2024-01-01 23:59:60', '2024-01-01x23:59:59', '2024-01-0a 23:59:59']) {
+      expect(parseDate(bad), bad).toBeUndefined();
+    }
+    // Same length, other forms: the general rules still read them.
+    expect(text('2024-3-5 14:22:10Z ')).toBe('2024-03-05T14:22:10');
+    expect(text('  2024-03-05 14:22 ')).toBe('2024-03-05T14:22:00');
   });
 
   it('reads explicit offsets and Z', () => {

@@ -12,7 +12,7 @@ import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
 import { RejectOrderer, type Reject } from '../rejects.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
-import { csvBatchText, rowFormat } from '../write/csv.js';
+import { CsvEncoder, rowFormat } from '../write/csv.js';
 import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
 import type { BatchData, BatchMessage, CreditMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { splitPoint } from './split.js';
@@ -74,9 +74,10 @@ async function run(job: WorkerJob): Promise<void> {
   const from = STEPS.findIndex((s) => s.name === 'map');
   const to = STEPS.findIndex((s) => s.name === 'drop-rows');
   const spill = job.spill;
-  /** Sends a batch: its output text (already in `encoded`) and data, through the spill file. */
-  const send = async (length: number, data: BatchData) => {
-    writeAll(spill, encoded.subarray(0, length));
+  /** Sends a batch: its output text and data, through the spill file. */
+  const send = async (text: Uint8Array, data: BatchData) => {
+    const length = text.length;
+    writeAll(spill, text);
     const serialized = serialize(data);
     writeAll(spill, serialized);
     const message: BatchMessage = { type: 'batch', length, dataLength: serialized.length, bytes };
@@ -93,7 +94,7 @@ async function run(job: WorkerJob): Promise<void> {
         ...typed,
         batches: (async function* releasing(): AsyncGenerator<Batch> {
           for await (const batch of typed.batches) {
-            if (rejects.waiting >= MAX_HELD_REJECTS) await send(0, { ends: [], rowNumbers: [], outcomes: [], rejects: takeRejects() });
+            if (rejects.waiting >= MAX_HELD_REJECTS) await send(EMPTY, { ends: [], rowNumbers: [], outcomes: [], rejects: takeRejects() });
             yield batch;
           }
         })(),
@@ -108,12 +109,14 @@ async function run(job: WorkerJob): Promise<void> {
     const n = batch.rows.length;
     if (n === 0) continue;
     const ends = new Array<number>(n);
-    let length: number;
+    let text: Uint8Array;
     if (sheet) {
       encoded = encodeRowLines(sheetRowLines(batch.rows, sheet, undefined), encoded, ends);
-      length = ends[n - 1];
+      text = encoded.subarray(0, ends[n - 1]);
     } else {
-      length = encodeLines(csvBatchText(batch.rows, format, ends), ends);
+      csv.length = 0;
+      csv.addRows(batch.rows, format, ends);
+      text = csv.buffer.subarray(0, csv.length);
     }
     const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
       if (rule.method === 'missingValues') {
@@ -128,10 +131,10 @@ async function run(job: WorkerJob): Promise<void> {
       data.sheetFixes = sheet.fixes.rows;
       sheet.fixes.rows = [];
     }
-    await send(length, data);
+    await send(text, data);
   }
   const last = takeRejects();
-  if (last?.length) await send(0, { ends: [], rowNumbers: [], outcomes: [], rejects: last });
+  if (last?.length) await send(EMPTY, { ends: [], rowNumbers: [], outcomes: [], rejects: last });
   port.postMessage({ type: 'done', rows: rowsRead, report });
 }
 
@@ -140,21 +143,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
-/** The encoding buffer, reused for every batch (grown when a batch needs more). */
+/** The encoding buffers, reused for every batch (grown when a batch needs more): sheet rows, CSV lines. */
 let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 20);
-
-/** Encodes a batch's text as UTF-8 into `encoded`, turning its line ends from characters into bytes; returns the byte length. */
-function encodeLines(text: string, ends: number[]): number {
-  // Three bytes per UTF-16 unit is the most UTF-8 needs (a surrogate pair: 4 bytes for 2 units).
-  if (encoded.length < text.length * 3) encoded = Buffer.allocUnsafeSlow(text.length * 3);
-  const length = encoded.write(text, 0, 'utf8');
-  if (length === text.length) return length; // ASCII only: characters are bytes
-  let from = 0;
-  let end = 0;
-  for (let r = 0; r < ends.length; r++) {
-    end += Buffer.byteLength(text.slice(from, ends[r]), 'utf8');
-    from = ends[r];
-    ends[r] = end;
-  }
-  return length;
-}
+const csv = new CsvEncoder();
+const EMPTY = new Uint8Array(0);

@@ -3,7 +3,7 @@
  * from the header line and parses RFC 4180 records with Papa Parse's core parser.
  */
 import { createReadStream } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import type PapaNamespace from 'papaparse';
 import { UsageError } from '../../errors.js';
@@ -83,6 +83,9 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
   let bytes = 0;
+  // While every chunk so far was ASCII the decoder holds no partial character, so an ASCII chunk
+  // is copied as Latin-1 (a plain byte copy, checked natively) instead of decoded: ~3x faster.
+  let isAllAscii = true;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (!decoder) {
@@ -91,7 +94,8 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
         decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: Boolean(range && range.start > 0) });
       }
       bytes += chunk.length;
-      const text = decodeOrThrow(decoder, chunk);
+      isAllAscii &&= encoding === 'utf-8' && isAscii(chunk);
+      const text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
       onBytes?.(bytes);
       if (text.length > 0) yield text;
     }
@@ -279,6 +283,92 @@ function recordShapes(text: string, count: number, delimiter: string, newline: N
   return shapes;
 }
 
+/** Records parsed from a text, and where the first record not taken (an unfinished last one) starts. */
+interface ParsedRecords { data: string[][]; cursor: number }
+
+/**
+ * Splits text into RFC 4180 records as Papa Parse's core parser does (its behaviour is the
+ * reference), for the well-formed text of nearly every file: quoted fields with doubled quotes,
+ * a closing quote followed by the delimiter, the line break or (records split on LF) CR LF.
+ * Undefined for anything else (text after a closing quote, an unclosed quote at the end), which
+ * the caller hands to Papa Parse, so odd input gets Papa's exact records and errors. Papa's own
+ * loop cost ~8% of a one-thread run (it also ran a regular-expression replace on every quoted
+ * field). Unless `atEnd`, an unfinished last record is left for the next call; at the end, text
+ * after the last line break is a record (an empty one when the text ends with a line break).
+ */
+export function scanRecords(text: string, delimiter: string, newline: Newline, atEnd: boolean): ParsedRecords | undefined {
+  const data: string[][] = [];
+  const n = text.length;
+  if (n === 0) return { data, cursor: 0 };
+  if (delimiter.length !== 1) return undefined;
+  const d = delimiter.charCodeAt(0);
+  const nl = newline.charCodeAt(0);
+  const isLf = nl === 10;
+  let nextDelim = text.indexOf(delimiter);
+  let nextNewline = text.indexOf(newline);
+  let row: string[] = [];
+  let p = 0; // start of the current field
+  let recordStart = 0;
+  for (;;) {
+    if (text.charCodeAt(p) === 34) {
+      let q = p + 1;
+      let isDoubled = false;
+      for (;;) {
+        q = text.indexOf('"', q);
+        if (q === -1) return atEnd ? undefined : { data, cursor: recordStart };
+        if (q === n - 1) {
+          if (!atEnd) return { data, cursor: recordStart };
+          row.push(unquote(text, p + 1, q, isDoubled));
+          data.push(row);
+          return { data, cursor: n };
+        }
+        if (text.charCodeAt(q + 1) !== 34) break;
+        isDoubled = true;
+        q += 2;
+      }
+      const value = unquote(text, p + 1, q, isDoubled);
+      const after = text.charCodeAt(q + 1);
+      row.push(value);
+      if (after === d) p = q + 2;
+      else {
+        if (after === nl) p = q + 2;
+        else if (isLf && after === 13 && text.charCodeAt(q + 2) === 10) p = q + 3;
+        else return undefined;
+        data.push(row);
+        row = [];
+        recordStart = p;
+      }
+      if (nextDelim !== -1 && nextDelim < p) nextDelim = text.indexOf(delimiter, p);
+      if (nextNewline !== -1 && nextNewline < p) nextNewline = text.indexOf(newline, p);
+      continue;
+    }
+    if (nextDelim !== -1 && (nextDelim < nextNewline || nextNewline === -1)) {
+      row.push(text.slice(p, nextDelim));
+      p = nextDelim + 1;
+      nextDelim = text.indexOf(delimiter, p);
+      continue;
+    }
+    if (nextNewline !== -1) {
+      row.push(text.slice(p, nextNewline));
+      data.push(row);
+      row = [];
+      p = recordStart = nextNewline + 1;
+      nextNewline = text.indexOf(newline, p);
+      continue;
+    }
+    if (!atEnd) return { data, cursor: recordStart };
+    row.push(text.slice(p));
+    data.push(row);
+    return { data, cursor: n };
+  }
+}
+
+/** The text of a quoted field between its quotes, doubled quotes made single. */
+function unquote(text: string, from: number, to: number, isDoubled: boolean): string {
+  const value = text.slice(from, to);
+  return isDoubled ? value.replaceAll('""', '"') : value;
+}
+
 /** A bad record found while parsing; turned into a UsageError once its line is known. */
 class RecordProblem {
   constructor(
@@ -391,7 +481,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       carry = text;
       return;
     }
-    const result = parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number }[]; meta: { cursor: number } };
+    const scanned = scanRecords(text, delimiter, newline, atEnd);
+    const result = scanned
+      ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
+      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number }[]; meta: { cursor: number } };
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {

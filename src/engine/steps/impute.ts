@@ -6,7 +6,7 @@ import { IMPUTE_METHODS, type DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
-import type { Batch, EngineConfig, Row, Step, StepContext, Table, Value } from '../types.js';
+import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { dropCounter, type DropCounter } from './drop-rows.js';
 import { fieldIndex } from './map.js';
 import { dataTypeOf } from './types.js';
@@ -89,6 +89,7 @@ export const impute: Step = {
       for await (const batch of input.batches) {
         const rows: Row[] = [];
         const rowNumbers: number[] = [];
+        const inPlace = ownsRows(batch, ctx);
         rowLoop: for (let r = 0; r < batch.rows.length; r++) {
           const row = batch.rows[r];
           // Drops first, so a dropped row is not counted as filled.
@@ -98,14 +99,14 @@ export const impute: Step = {
           let out = row;
           for (const fill of fills) {
             if (!isMissing(row[fill.index])) continue;
-            if (out === row) out = row.slice();
+            if (out === row && !inPlace) out = row.slice();
             out[fill.index] = fill.value;
             filled[fill.field] = (filled[fill.field] ?? 0) + 1;
           }
           rows.push(out);
           rowNumbers.push(batch.rowNumbers[r]);
         }
-        if (rows.length > 0) yield { rows, rowNumbers };
+        if (rows.length > 0) yield { rows, rowNumbers, owned: batch.owned };
       }
     }
     return { columns: input.columns, types: input.types, batches: batches() };

@@ -119,7 +119,7 @@ export const map: Step = {
       for await (const batch of input.batches) {
         const rows = new Array<Row>(batch.rows.length);
         for (let r = 0; r < rows.length; r++) rows[r] = mapRow(batch.rows[r], sources);
-        yield { rows, rowNumbers: batch.rowNumbers };
+        yield { rows, rowNumbers: batch.rowNumbers, owned: true };
       }
     }
     // Types are set by the data-type step, which comes after mapping.

@@ -9,7 +9,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { compileRegex } from '../regex.js';
-import { REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
+import { ownsRows, REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
 import { fieldIndex } from './map.js';
 
 const ALL_CASINGS: readonly Casing[] = [...CASINGS, ...READ_ONLY_CASINGS];
@@ -104,6 +104,41 @@ function lowerSigma(text: string, i: number): string {
  * "cased" is Unicode's Cased property, so digits and apostrophes start a new word (`2Nd`, `O'Neil`).
  */
 export function titleCase(text: string): string {
+  return asciiTitleCase(text) ?? unicodeTitleCase(text);
+}
+
+/** Scratch bytes for asciiTitleCase: cells longer than this take the general path. */
+const TITLE_SCRATCH = Buffer.allocUnsafeSlow(1024);
+
+/**
+ * titleCase of ASCII text, made in one scratch buffer and decoded once (appending character by
+ * character made a string per character for the GC); undefined when the text is not all ASCII.
+ */
+function asciiTitleCase(text: string): string | undefined {
+  const n = text.length;
+  if (n > TITLE_SCRATCH.length) return undefined;
+  const out = TITLE_SCRATCH;
+  let isAfterCased = false;
+  let isChanged = false;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128) return undefined;
+    let c = code;
+    if (code >= 65 && code <= 90) {
+      if (isAfterCased) c = code + 32;
+      isAfterCased = true;
+    } else if (code >= 97 && code <= 122) {
+      if (!isAfterCased) c = code - 32;
+      isAfterCased = true;
+    } else isAfterCased = false;
+    if (c !== code) isChanged = true;
+    out[i] = c;
+  }
+  return isChanged ? out.toString('latin1', 0, n) : text;
+}
+
+/** titleCase for any text, character by character. */
+function unicodeTitleCase(text: string): string {
   let out = '';
   let isAfterCased = false;
   for (let i = 0; i < text.length; i++) {
@@ -220,7 +255,7 @@ export const text: Step = {
       });
     }
     if (fields.length === 0) return input;
-    const processRow = (row: Row): Row => {
+    const processRow = (row: Row, inPlace: boolean): Row => {
       let out = row;
       for (const { index, rules } of fields) {
         const value = row[index];
@@ -237,7 +272,7 @@ export const text: Step = {
           current = next;
         }
         if (current !== value) {
-          if (out === row) out = row.slice();
+          if (out === row && !inPlace) out = row.slice();
           out[index] = current;
         }
       }
@@ -245,7 +280,8 @@ export const text: Step = {
     };
     async function* batches(): AsyncGenerator<Batch> {
       for await (const batch of input.batches) {
-        yield { rows: batch.rows.map(processRow), rowNumbers: batch.rowNumbers };
+        const inPlace = ownsRows(batch, ctx);
+        yield { rows: batch.rows.map((row) => processRow(row, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
       }
     }
     return { columns: input.columns, types: input.types, batches: batches() };

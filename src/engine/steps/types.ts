@@ -7,7 +7,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
-import type { Batch, EngineConfig, Row, Step, StepContext, Table, Value } from '../types.js';
+import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { utcOffsetHours } from './units.js';
 
 /** The allowed data type a configured value names, ignoring case; `undefined` when none. */
@@ -145,7 +145,7 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
       const rejects = ctx.rejects;
       const countFailure = (field: string, type: DataType, original: Value | undefined, rowNumber: number, out: Row) => {
         coercionFailures[field] = (coercionFailures[field] ?? 0) + 1;
-        // `out` is this step's output row: no later step changes it (steps copy a row to change it).
+        // `out` is this step's output row: no later step changes it (with rejects, steps copy a row to change it).
         rejects?.add({ row: rowNumber, rule: type, origin: 'dataType', fields: [field], original: original === null || original === undefined ? null : String(original), values: out });
       };
 
@@ -155,8 +155,8 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         ctx.warn(`Field "${column.field}" has slash dates read day-first (a first part is over 12) but row ${rowNumber} holds ${JSON.stringify(text)}, which only reads month-first; such values are missing and counted as coercion failures. Write the column's dates in one order.`);
       };
 
-      const convertRow = (row: Row, rowNumber: number): Row => {
-        const out = row.slice();
+      const convertRow = (row: Row, rowNumber: number, inPlace: boolean): Row => {
+        const out = inPlace ? row : row.slice();
         for (const { index, field } of numberColumns) {
           const n = toNumber(out[index] ?? null);
           if (n === undefined) {
@@ -182,8 +182,9 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
 
       const convertBatch = (batch: Batch): Batch => {
         const rows = new Array<Row>(batch.rows.length);
-        for (let r = 0; r < rows.length; r++) rows[r] = convertRow(batch.rows[r], batch.rowNumbers[r]);
-        return { rows, rowNumbers: batch.rowNumbers };
+        const inPlace = ownsRows(batch, ctx);
+        for (let r = 0; r < rows.length; r++) rows[r] = convertRow(batch.rows[r], batch.rowNumbers[r], inPlace);
+        return { rows, rowNumbers: batch.rowNumbers, owned: batch.owned };
       };
 
       /** Date columns whose slash values must wait for a decision. */

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { formatDate, parseDate, shiftDate } from '../parse.js';
-import type { Batch, EngineConfig, Row, Step, StepContext, Table } from '../types.js';
+import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table } from '../types.js';
 import { fieldIndex } from './map.js';
 
 /** What a unit measures; `timezone` is the seed's UTC delta. */
@@ -146,8 +146,8 @@ function plan(input: Table, config: EngineConfig, ctx: StepContext): Conversion[
   return conversions;
 }
 
-function convertRow(row: Row, conversions: Conversion[]): Row {
-  const out = row.slice();
+function convertRow(row: Row, conversions: Conversion[], inPlace: boolean): Row {
+  const out = inPlace ? row : row.slice();
   for (const c of conversions) {
     const value = out[c.index];
     if (c.kind === 'number') {
@@ -172,7 +172,8 @@ export const units: Step = {
     if (conversions.length === 0) return input;
     async function* batches(): AsyncGenerator<Batch> {
       for await (const batch of input.batches) {
-        yield { rows: batch.rows.map((row) => convertRow(row, conversions)), rowNumbers: batch.rowNumbers };
+        const inPlace = ownsRows(batch, ctx);
+        yield { rows: batch.rows.map((row) => convertRow(row, conversions, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
       }
     }
     return { columns: input.columns, types: input.types, batches: batches() };

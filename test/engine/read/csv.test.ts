@@ -194,6 +194,21 @@ describe('CSV reader', () => {
     expect(rowNumbers).toEqual([1, 2]);
   });
 
+  it('reads text that turns non-ASCII past the first MiB, a character split across reads, then names a bad line', async () => {
+    // ASCII rows of 16 bytes, then a row whose 'é' (2 bytes) starts on the last byte of the first 1 MiB read.
+    const rows = Math.floor((1 << 20) / 16) - 1;
+    const ascii = 'id,name\n' + Array.from({ length: rows }, (_, i) => `${String(i).padStart(6, '0')},abcdefgh\n`).join('');
+    const padded = `x,${'a'.repeat((1 << 20) - 1 - ascii.length - 2)}é`;
+    const good = Buffer.from(`${ascii}${padded}\nz,ü\n`);
+    expect(good.indexOf(Buffer.from('é'))).toBe((1 << 20) - 1);
+    const read = await readAll(await file(good));
+    expect(read.rows.length).toBe(rows + 2);
+    expect(read.rows.at(-2)).toEqual(['x', padded.slice(2)]);
+    expect(read.rows.at(-1)).toEqual(['z', 'ü']);
+    const path = await file(Buffer.concat([good, Buffer.from('y,'), Buffer.from([0xff]), Buffer.from('\n')]));
+    expect((await readError(path)).message).toBe(`${path}: line ${rows + 4} is not valid UTF-8 text; save the file as UTF-8 and retry.`);
+  });
+
   it('fails on bytes that are not UTF-8, naming the line', async () => {
     const path = await file(Buffer.concat([Buffer.from('a,b\n1,2\n3,'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('\n')]));
     const error = await readError(path);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { csvField, writeTable } from '../../../src/engine/write/index.js';
+import { CsvEncoder, csvLine, rowFormat } from '../../../src/engine/write/csv.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
 
@@ -58,6 +59,33 @@ describe('CSV writer', () => {
     await writeTable(table(['n', 'm', 'x'], [[1234.5, null, 0.1], [-0, 1e21, null]]), path, 'csv');
     expect(await readFile(path, 'utf8')).toBe('n,m,x\n1234.5,,0.1\n0,1e+21,\n');
     expect(csvField(Number.NaN)).toBe('');
+  });
+
+  it('quotes text that is not ASCII by the same rule, and writes it as UTF-8', async () => {
+    const path = join(dir, 'unicode.csv');
+    const rows: Row[] = [['Zoë, Ana', 'say “hi” "x"', ' ü', '😀'], ['ü\n', 'ß', 'a😀,', '日本']];
+    await writeTable(table(['a', 'b', 'c', 'd'], rows), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('a,b,c,d\n' + rows.map((row) => csvLine(row)).join('\n') + '\n');
+    expect(await readFile(path, 'utf8')).toBe('a,b,c,d\n"Zoë, Ana","say “hi” ""x"""," ü",😀\n"ü\n",ß,"a😀,",日本\n');
+  });
+
+  it('gives each line\'s end in bytes and grows past its first buffer', () => {
+    const encoder = new CsvEncoder(8);
+    const long = 'x'.repeat(100);
+    encoder.addRows([['é', 1.5], [long, null], [' a', 'b"']], rowFormat(['a', 'b'], [undefined, 'number']), undefined);
+    const ends: number[] = [];
+    const second = new CsvEncoder(8);
+    second.addRows([['é', 1.5], [long, null], [' a', 'b"']], rowFormat(['a', 'b'], [undefined, 'number']), ends);
+    const text = `é,1.5\n${long},\n" a","b"""\n`;
+    expect(encoder.buffer.subarray(0, encoder.length).toString('utf8')).toBe(text);
+    expect(ends).toEqual([7, 7 + 102, Buffer.byteLength(text)]);
+  });
+
+  it('writes date-time columns as they are: the engine made them and they never need quotes', async () => {
+    const path = join(dir, 'dates.csv');
+    const dated: Table = { ...table(['at', 'note'], [['2024-01-02T03:04:05', 'a,b']]), types: ['date_time', undefined] };
+    await writeTable(dated, path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('at,note\n2024-01-02T03:04:05,"a,b"\n');
   });
 
   it('writes a header-only file for a table without rows', async () => {
