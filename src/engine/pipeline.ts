@@ -235,6 +235,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     sheetSelection = { ...suggested, selected: selectedSheet };
   }
   const raw = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report, onProgress: setup.onProgress });
+  for (const note of raw.notes ?? []) ctx.warn(note);
   ctx.reopen = async (step, config) => {
     // preColumnMapping scripts ran once over the whole input, which is in memory: not run again.
     if ((setup.preScripts ?? []).length > 0) return undefined;

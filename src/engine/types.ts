@@ -26,6 +26,8 @@ export interface Table {
   columns: string[];
   types: (DataType | undefined)[];
   batches: AsyncIterable<Batch>;
+  /** What the reader changed while reading (a repeated header renamed), for the report's warnings. */
+  notes?: string[];
 }
 
 /** Rows per batch produced by readers; large enough to amortise async overhead, small enough to stream. */

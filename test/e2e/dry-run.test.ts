@@ -114,6 +114,18 @@ describe('import dry-run on bad input', () => {
     expect(r.stderr).toContain('nope.csv');
   });
 
+  it('warns that it renamed a repeated header, and puts it in the report', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-repeat-'));
+    await writeFile(join(dir, 'in.csv'), 'id,name,name\n1,a,b\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const note = `The header of ${join(dir, 'in.csv')} was completed: column 3 repeats the header "name" and is read as "name_2".`;
+    expect(r.stderr).toContain(note);
+    expect(JSON.parse(r.stdout).report.warnings).toContain(note);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('id,name,name_2\n1,a,b\n');
+  });
+
   it('says a data file given for the job file is one, and how to write the job file', async () => {
     const r = await runCli(['dry-run', 'examples/customers/customers.csv']);
     expect(r.exitCode).toBe(2);

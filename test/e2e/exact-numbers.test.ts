@@ -1,7 +1,7 @@
 /**
  * Long integers (19-digit ids, 2^53 + 1) are imported digit for digit: from JSON files, inline
  * YAML rows and `--json-data`-style rows files, offline and through `import serve`; they are
- * suggested as text, not as numbers a double would round.
+ * suggested as text, and a number type given to them makes them counted failures, never rounded.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,16 @@ describe('integers a double cannot hold', () => {
     expect(await readFile(join(dir, 'file.out.csv'), 'utf8')).toBe(OUTPUT);
     const types = JSON.parse(r.stdout).startWebhook.fieldDataTypes as Record<string, { dataType: string }>;
     expect([types.id.dataType, types.n.dataType, types.qty.dataType]).toEqual(['rich_text', 'rich_text', 'number']);
+  });
+
+  it('typed as number by the job file, such an integer is a counted coercion failure, never a rounded value', async () => {
+    await writeFile(join(dir, 'typed.csv'), 'id,qty\n12345678901234567890,3\n9007199254740992,4\n');
+    await writeFile(join(dir, 'typed.yaml'), 'version: 1\ninput: {file: typed.csv}\nconfig:\n  dataTypes: {id: number}\n');
+    const r = await cli(['dry-run', join(dir, 'typed.yaml'), '--rejects', join(dir, 'typed-rejects.csv')]);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'typed.out.csv'), 'utf8')).toBe('id,qty\n,3\n9007199254740992,4\n');
+    expect(r.stderr).toContain('Not a valid value for the type of id (now missing): 1');
+    expect(await readFile(join(dir, 'typed-rejects.csv'), 'utf8')).toContain('12345678901234567890');
   });
 
   it('inline YAML rows keep every digit too', async () => {

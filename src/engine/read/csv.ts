@@ -50,6 +50,35 @@ export function columnNames(cells: readonly (string | null | undefined)[]): stri
   });
 }
 
+/**
+ * What naming the columns changed, as one note for the report (or none): empty headers named
+ * `column_<n>` and repeats renamed `name_2`..., so the output's columns are never a surprise.
+ */
+export function headerNote(cells: readonly (string | null | undefined)[], columns: readonly string[], display: string): string[] {
+  const changes: string[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const cell = cells[i];
+    if (isMissing(cell)) changes.push(`column ${i + 1} has no header and is read as "${columns[i]}"`);
+    else if (cell !== columns[i]) changes.push(`column ${i + 1} repeats the header "${cell}" and is read as "${columns[i]}"`);
+  }
+  if (changes.length === 0) return [];
+  const shown = changes.length > 5 ? [...changes.slice(0, 5), `${changes.length - 5} more`] : changes;
+  return [`The header of ${display} was completed: ${shown.join('; ')}.`];
+}
+
+/**
+ * A first line that is not a CSV header: Excel's `sep=;` delimiter hint, or an HTML page (a
+ * sign-in or error page saved in place of the data). Refused rather than read as data.
+ */
+function refuseHeader(cells: readonly string[], display: string, delimiter: string): void {
+  if (cells.length <= 2 && /^sep=.?$/i.test(cells[0] ?? '')) {
+    throw new UsageError(`${display}: the first line "${cells.join(delimiter)}" is Excel's delimiter hint, not a header; delete that line (the delimiter is detected) and run again.`);
+  }
+  if (/^\s*<(!doctype html|html[\s>])/i.test(cells[0] ?? '')) {
+    throw new UsageError(`${display} is an HTML page, not CSV (often a sign-in or error page saved in place of the data); download the data again, as CSV.`);
+  }
+}
+
 /** The OS reason of a file-system error, e.g. `no such file or directory`. */
 export function osReason(error: unknown): string {
   const err = error as NodeJS.ErrnoException;
@@ -403,7 +432,7 @@ export interface CsvPart extends ByteRange {
 }
 
 /** What a reader's generator yields: the columns once, first, then batches. */
-export type TableEvent = { columns: string[] } | { batch: Batch };
+export type TableEvent = { columns: string[]; notes?: string[] } | { batch: Batch };
 
 /** Parses the file: first yields the columns, then batches of rows. */
 async function* parseCsv(path: string, display: string, forced: string | undefined, opts: OpenOptions, part?: CsvPart): AsyncGenerator<TableEvent> {
@@ -420,6 +449,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   let tried = 0;
 
   let header: string[] | undefined;
+  /** What naming the columns changed (headerNote), for the report. */
+  let notes: string[] = [];
   let width = 0;
   let headerSent = false;
   let dataRows = 0;
@@ -447,7 +478,9 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       // A blank line is skipped; a line holding `""` is a row with one missing value.
       if (n === 1 && cells[0] === '' && shapeOf(j).blank) continue;
       if (!header) {
+        refuseHeader(cells as string[], display, delimiter);
         header = columnNames(cells as string[]);
+        notes = headerNote(cells as string[], header, display);
         width = header.length;
         continue;
       }
@@ -538,7 +571,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         // Hand rows on slice by slice: rows that wait get promoted by the GC, which costs more than the yields.
         if (header && !headerSent) {
           headerSent = true;
-          yield { columns: header };
+          yield { columns: header, notes };
         }
         while (ready.length > 0) yield { batch: ready.shift()! };
       }
@@ -555,7 +588,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   if (!header) {
     throw new UsageError(`${display} is empty; give a file whose first line is a header row.`);
   }
-  if (!headerSent) yield { columns: header };
+  if (!headerSent) yield { columns: header, notes };
   while (ready.length > 0) yield { batch: ready.shift()! };
   if (rows.length > 0) yield { batch: { rows, rowNumbers: numbers } };
 }
@@ -584,11 +617,12 @@ function recordStart(Papa: Papa, text: string, index: number, delimiter: string,
 export async function tableOf(events: AsyncGenerator<TableEvent>): Promise<Table> {
   const first = await events.next();
   if (first.done || !('columns' in first.value)) throw new Error('The reader yielded no header.');
-  const columns = first.value.columns;
+  const { columns, notes } = first.value;
   let used = false;
   return {
     columns,
     types: columns.map(() => undefined),
+    ...(notes?.length ? { notes } : {}),
     batches: {
       async *[Symbol.asyncIterator]() {
         if (used) throw new Error('A table\'s batches can be read only once.');

@@ -6,7 +6,7 @@
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type InputSource, type OpenOptions, type Row, type SheetInfo } from '../types.js';
-import { columnNames, tableOf, unreadableFile, type TableEvent } from './csv.js';
+import { columnNames, headerNote, tableOf, unreadableFile, type TableEvent } from './csv.js';
 import { BookError, openBook, type Book } from './xlsx-book.js';
 
 /** The UsageError for a workbook that cannot be read. */
@@ -99,9 +99,10 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
         const used = usedWidth(cells as (string | null)[]);
         if (used === 0) continue;
         if (width < 0) {
-          const columns = columnNames((cells as (string | null)[]).slice(0, used));
+          const header = (cells as (string | null)[]).slice(0, used);
+          const columns = columnNames(header);
           width = columns.length;
-          yield { columns };
+          yield { columns, notes: headerNote(header, columns, `${display}, sheet "${sheet.name}"`) };
           continue;
         }
         // Trailing empty cells are not stored in XLSX: short rows are normal and padded.

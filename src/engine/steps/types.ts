@@ -6,7 +6,7 @@ import { DATA_TYPES, type DataType } from '../../contract/index.js';
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
+import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
 import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { utcOffsetHours } from './units.js';
 
@@ -75,11 +75,15 @@ export type SlashOrders = Record<string, boolean | null>;
 /** Thrown by a types step with fixed orders when a value contradicts an assumed slash order. */
 export class SlashOrderUnknown extends Error {}
 
-/** Converts a number column's value; `undefined` means "failed" (counted by the caller). */
+/**
+ * Converts a number column's value; `undefined` means "failed" (counted by the caller). An integer
+ * a double cannot hold (a 19-digit id) fails too: rounding it would change the value in silence.
+ */
 function toNumber(value: Value): number | null | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (value === null || isMissing(value)) return null;
-  return parseNumber(value);
+  const n = parseNumber(value);
+  return n !== undefined && losesDigits(value, n) ? undefined : n;
 }
 
 function toDate(value: Value, column: DateColumn): string | null | undefined {

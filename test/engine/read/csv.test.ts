@@ -143,6 +143,23 @@ describe('CSV reader', () => {
     expect(columns).toEqual(['name', 'name_2', 'id', 'name_3']);
   });
 
+  it('says which headers it named or renamed, as one note for the report', async () => {
+    const path = await file('id,,name,name\n1,2,3,4\n', 'notes.csv');
+    const table = await (await openInput({ file: path })).open({});
+    expect(table.columns).toEqual(['id', 'column_2', 'name', 'name_2']);
+    expect(table.notes).toEqual([
+      `The header of ${path} was completed: column 2 has no header and is read as "column_2"; column 4 repeats the header "name" and is read as "name_2".`,
+    ]);
+    expect((await (await openInput({ file: await file('a,b\n1,2\n') })).open({})).notes).toBeUndefined();
+  });
+
+  it('refuses Excel\'s sep= line and an HTML page instead of reading them as a header', async () => {
+    const sep = await file('sep=;\na;b\n1;2\n');
+    expect((await readError(sep)).message).toBe(`${sep}: the first line "sep=;" is Excel's delimiter hint, not a header; delete that line (the delimiter is detected) and run again.`);
+    const html = await file('<!DOCTYPE html>\n<html><body>Sign in</body></html>\n');
+    expect((await readError(html)).message).toBe(`${html} is an HTML page, not CSV (often a sign-in or error page saved in place of the data); download the data again, as CSV.`);
+  });
+
   it('skips a suffix that is already a column name', async () => {
     const { columns } = await readAll(await file('a,a,a_2\n1,2,3\n'));
     expect(columns).toEqual(['a', 'a_3', 'a_2']);
