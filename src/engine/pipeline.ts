@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { engineConfig } from '../contract/translate.js';
 import { DataTableCollector, MetadataCollector } from './metadata.js';
 import { STEPS } from './steps/index.js';
+import { dateOrderWarnings } from './steps/types.js';
 import { suggestResources, suggestSheet } from './suggest.js';
 import {
   emptyReport, SAMPLE_ROWS,
@@ -185,6 +186,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
   if (options.output) await writeTable(counted, options.output.path, options.output.format, ctx.warn);
   else for await (const _ of counted.batches) { /* drain */ }
   ctx.rejects?.release();
+  for (const warning of dateOrderWarnings(ctx.slashEvidence)) ctx.warn(warning);
 
   return {
     resources: opened.resources,
@@ -222,6 +224,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     loadScript: (id) => loadScript(id, setup.localScripts ?? {}),
     warn: (message) => { report.warnings.push(message); warn(message); },
     rejects: options?.rejects ? new RejectOrderer(options.rejects) : undefined,
+    slashEvidence: new Map(),
   };
   const sheets = await setup.input.sheets();
   let sheetSelection: SheetSelectionRead['sheetSelection'] | null = null;

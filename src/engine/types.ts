@@ -118,7 +118,16 @@ export interface StepContext {
    * it can stream; undefined when the input cannot be re-read (then the step holds rows instead).
    */
   reopen?(step: string, config: EngineConfig): Promise<Table | undefined>;
+  /**
+   * date_time fields read month-first, and whether a value proved that order (`12/25/2024`) or
+   * every slash date read either way (`01/02/2024`): filled by the types step as rows pass, for
+   * `dateOrderWarnings` once every row has (the parallel path merges its workers').
+   */
+  slashEvidence?: SlashEvidence;
 }
+
+/** field -> 'proved' (a value reads only month-first) or 'ambiguous' (every slash date reads either way). */
+export type SlashEvidence = Map<string, 'proved' | 'ambiguous'>;
 
 /** One engine step (engine.md "Steps, in this order"). */
 export interface Step {

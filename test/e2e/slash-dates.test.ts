@@ -21,6 +21,11 @@ beforeAll(async () => {
     lines.push(`${i},${when},${pad}`);
   }
   await writeFile(join(dir, 'dates.csv'), lines.join('\n') + '\n');
+  // Every value reads either way; the same with one month-first-only value as the last row.
+  const ambiguous = lines.map((line, i) => (i === 6 ? line.replace('12/25/2024', '01/02/2024') : i === ROWS ? line.replace('25/12/2024', '03/04/2024') : line));
+  await writeFile(join(dir, 'ambiguous.csv'), ambiguous.join('\n') + '\n');
+  ambiguous[ROWS] = ambiguous[ROWS].replace('03/04/2024', '12/25/2024');
+  await writeFile(join(dir, 'proved-late.csv'), ambiguous.join('\n') + '\n');
   await writeFile(join(dir, 'job.yaml'), [
     'version: 1',
     'input:',
@@ -53,6 +58,24 @@ describe('slash dates over a whole column', () => {
       const report = JSON.parse(r.stdout).report;
       expect(report.coercionFailures).toEqual({ when: 1 });
       expect(report.warnings).toEqual([expect.stringContaining('row 6 holds "12/25/2024", which only reads month-first')]);
+    }, 120_000);
+
+    it(`warns when every slash date reads either way, and only then (${threads ? 'one thread' : 'default path'})`, async () => {
+      const warnings: string[][] = [];
+      for (const name of ['ambiguous', 'proved-late']) {
+        const job = join(dir, `${name}.yaml`);
+        await writeFile(job, (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('dates.csv', `${name}.csv`));
+        const r = await runCli(['dry-run', job, '-o', 'json', '--out', join(dir, `${name}-${threads ?? 'default'}.csv`)], {
+          env: { IMPORT_ENGINE_THREADS: threads, IMPORT_ENGINE_TRACE: '1' }, timeoutMs: 90_000,
+        });
+        expect(r.exitCode, r.stderr).toBe(0);
+        if (!threads) expect(r.stderr).toContain('engine: 2 threads');
+        warnings.push(JSON.parse(r.stdout).report.warnings);
+      }
+      expect(warnings).toEqual([
+        ['Field "when" has slash dates that all read either way (such as 01/02/2024), so they were read month-first (MM/DD/YYYY); if they are day-first, write them as YYYY-MM-DD before the import.'],
+        [],
+      ]);
     }, 120_000);
   }
 });

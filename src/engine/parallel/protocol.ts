@@ -78,7 +78,13 @@ export interface BatchData {
 }
 
 /** The end of a part: how many data rows it had and the report of its steps. */
-export interface DoneMessage { type: 'done'; rows: number; report: Report }
+export interface DoneMessage {
+  type: 'done';
+  rows: number;
+  report: Report;
+  /** What the part's month-first date columns showed (StepContext.slashEvidence), for the one warning. */
+  slashEvidence: [string, 'proved' | 'ambiguous'][];
+}
 
 /** Any message a worker sends. */
 export type WorkerMessage = BatchMessage | DoneMessage;

@@ -14,7 +14,7 @@ import { RejectOrderer, type Reject } from '../rejects.js';
 import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
 import { CsvEncoder, rowFormat } from '../write/csv.js';
 import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
-import type { BatchData, BatchMessage, CreditMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
+import type { BatchData, BatchMessage, CreditMessage, DoneMessage, RuleOutcome, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { splitPoint } from './split.js';
 
 const port = parentPort!;
@@ -61,6 +61,7 @@ async function run(job: WorkerJob): Promise<void> {
     // The main thread gives the warnings: it applies the same steps to the same columns.
     warn: () => {},
     rejects,
+    slashEvidence: new Map(),
   };
   let bytes = 0;
   const raw = await openCsvPart(job.path, job.display, job.forced, { lenient: job.lenient, report, onProgress: (n) => { bytes = n; } }, job.part);
@@ -135,7 +136,7 @@ async function run(job: WorkerJob): Promise<void> {
   }
   const last = takeRejects();
   if (last?.length) await send(EMPTY, { ends: [], rowNumbers: [], outcomes: [], rejects: last });
-  port.postMessage({ type: 'done', rows: rowsRead, report });
+  port.postMessage({ type: 'done', rows: rowsRead, report, slashEvidence: [...ctx.slashEvidence!] } satisfies DoneMessage);
 }
 
 /** Appends all of `bytes` to a file (at its descriptor's offset, which only this thread moves: the main thread reads at positions). */

@@ -7,7 +7,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
-import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { ownsRows, type Batch, type EngineConfig, type Row, type SlashEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { utcOffsetHours } from './units.js';
 
 /** The allowed data type a configured value names, ignoring case; `undefined` when none. */
@@ -45,6 +45,8 @@ interface DateColumn {
   assumed?: boolean;
   /** Whether the warning about values proving the other order was given. */
   warned?: boolean;
+  /** A value reads only month-first (`12/25/2024`). */
+  monthFirst?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ interface DateColumn {
  * has a first part over 12; any other slash value is noted. The one statement of the rule, used
  * while streaming, on a re-read of the input and on a parallel run's sample.
  */
-export function scanSlashOrder(column: { index: number; dayFirst: boolean | undefined; sawSlash: boolean }, rows: readonly Row[]): void {
+export function scanSlashOrder(column: { index: number; dayFirst: boolean | undefined; sawSlash: boolean; monthFirst?: boolean }, rows: readonly Row[]): void {
   if (column.dayFirst === true) return;
   for (const row of rows) {
     const v = row[column.index];
@@ -61,7 +63,26 @@ export function scanSlashOrder(column: { index: number; dayFirst: boolean | unde
     if (order === undefined) continue;
     if (order === 'dayFirst') { column.dayFirst = true; return; }
     column.sawSlash = true;
+    if (order === 'monthFirst') column.monthFirst = true;
   }
+}
+
+/** Adds what a column read month-first showed to the run's evidence ('proved' wins over 'ambiguous'). */
+export function addSlashEvidence(evidence: SlashEvidence, field: string, seen: 'proved' | 'ambiguous'): void {
+  if (evidence.get(field) !== 'proved') evidence.set(field, seen);
+}
+
+/**
+ * The warnings for date_time fields whose every slash date read either way (`01/02/2024`): read
+ * month-first as engine.md says, which is a guess the user must hear about.
+ */
+export function dateOrderWarnings(evidence: SlashEvidence | undefined): string[] {
+  const warnings: string[] = [];
+  for (const [field, seen] of evidence ?? []) {
+    if (seen !== 'ambiguous') continue;
+    warnings.push(`Field "${field}" has slash dates that all read either way (such as 01/02/2024), so they were read month-first (MM/DD/YYYY); if they are day-first, write them as YYYY-MM-DD before the import.`);
+  }
+  return warnings;
 }
 
 /**
@@ -171,7 +192,12 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         }
         for (const column of dateColumns) {
           const v = out[column.index];
-          if (column.assumed && typeof v === 'string' && slashDateOrder(v) === 'dayFirst') throw new SlashOrderUnknown(column.field);
+          if (column.assumed && typeof v === 'string') {
+            const order = slashDateOrder(v);
+            if (order === 'dayFirst') throw new SlashOrderUnknown(column.field);
+            if (order === 'monthFirst') column.monthFirst = true;
+            else if (order === 'ambiguous') column.sawSlash = true;
+          }
           const d = toDate(v ?? null, column);
           if (d === undefined) {
             out[column.index] = null;
@@ -199,12 +225,12 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         const again = await ctx.reopen?.('types', config);
         if (!again) return false;
         const open = dateColumns.filter((c) => c.dayFirst === undefined);
-        const columns = open.map((c) => ({ index: again.columns.indexOf(c.field), dayFirst: undefined as boolean | undefined, sawSlash: false }));
+        const columns = open.map((c) => ({ index: again.columns.indexOf(c.field), dayFirst: undefined as boolean | undefined, sawSlash: false, monthFirst: false }));
         for await (const batch of again.batches) {
           for (const column of columns) scanSlashOrder(column, batch.rows);
           if (columns.every((c) => c.dayFirst === true)) break; // stops the re-read early
         }
-        open.forEach((column, i) => { column.dayFirst = columns[i].dayFirst === true; });
+        open.forEach((column, i) => { column.dayFirst = columns[i].dayFirst === true; column.monthFirst ||= columns[i].monthFirst; });
         return true;
       };
 
@@ -228,6 +254,11 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         // End of input with no day-first value: month-first.
         for (const column of dateColumns) if (column.dayFirst === undefined) column.dayFirst = false;
         for (const h of held) yield convertBatch(h);
+        for (const column of dateColumns) {
+          if (column.dayFirst || !ctx.slashEvidence) continue;
+          if (column.monthFirst) addSlashEvidence(ctx.slashEvidence, column.field, 'proved');
+          else if (column.sawSlash) addSlashEvidence(ctx.slashEvidence, column.field, 'ambiguous');
+        }
       }
       return { columns: input.columns, types: outTypes, batches: batches() };
     },
