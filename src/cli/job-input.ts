@@ -7,7 +7,11 @@ import type { InputSource } from '../engine/types.js';
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
 /** What reading a Google Sheets link takes from the command: IMPORT_SHEETS_BASE_URL and the global --timeout. */
-export interface JobInputDeps { env: NodeJS.ProcessEnv; settings: { timeoutMs: number } }
+export interface JobInputDeps {
+  env: NodeJS.ProcessEnv;
+  settings: { timeoutMs: number; verbose?: boolean };
+  io?: { stderr: { write(text: string): unknown } };
+}
 
 /** The job file's input as an engine source: a local file, rows, or a Google Sheets link (fetched once per process). */
 export async function openJobInput(job: JobFile, deps?: JobInputDeps): Promise<InputSource> {
@@ -46,7 +50,9 @@ export async function downloadGoogleSheet(link: string, deps?: JobInputDeps, fal
   const key = `${baseUrl} ${parseSheetsLink(link, baseUrl).id}`;
   let book = workbooks.get(key);
   if (!book) {
-    book = downloadSheetsWorkbook(link, { baseUrl, timeoutMs: deps?.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBytes: DEFAULT_SHEETS_MAX_BYTES, fallback });
+    const io = deps?.io;
+    const log = deps?.settings.verbose && io ? (line: string) => { io.stderr.write(`${line}\n`); } : undefined;
+    book = downloadSheetsWorkbook(link, { baseUrl, timeoutMs: deps?.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBytes: DEFAULT_SHEETS_MAX_BYTES, fallback, log });
     workbooks.set(key, book);
     book.catch(() => workbooks.delete(key));
   }

@@ -107,6 +107,15 @@ describe('a job file with input.googleSheet', () => {
     await noTempsLeft();
   });
 
+  it('logs the download under --verbose, and never the API key', async () => {
+    const sheets = await sheetsJob('verbose.yaml');
+    const r = await cli(['dry-run', sheets, '--out', join(dir, 'verbose.csv'), '--verbose'], { env: { IMPORT_API_KEY: 'never-sent-key' } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/spreadsheets\/d\/[^/]+\/export\?format=xlsx$/m);
+    expect(r.stderr).toMatch(/^< 200 application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet \(\d+ ms\)$/m);
+    expect(r.stderr).not.toContain('never-sent-key');
+  });
+
   it('refuses config.sheet, which a link\'s input does not have (exit 2)', async () => {
     const path = join(dir, 'config-sheet.yaml');
     await writeFile(path, (await readFile(await sheetsJob('config-sheet.yaml'), 'utf8')).replace('config:\n', 'config:\n  sheet: Notes\n'));

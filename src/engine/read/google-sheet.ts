@@ -55,6 +55,8 @@ export interface SheetsFetchOptions {
   fallback?: string;
   /** The transport (tests); a new undici Agent with the timeouts otherwise. */
   dispatcher?: Dispatcher;
+  /** `--verbose`: one line per request and per answer, as the API client logs its own. */
+  log?: (line: string) => void;
 }
 
 /** A spreadsheet's workbook on disk. */
@@ -108,6 +110,8 @@ async function fetchInto(path: string, link: SheetsLink, base: URL, agent: Dispa
   let url = exportUrl(opts.baseUrl, link.id);
   for (let hop = 0; ; hop++) {
     let answer: Dispatcher.ResponseData;
+    const started = Date.now();
+    opts.log?.(`> GET ${url}`);
     try {
       // Our own headers only: nothing of the API client (its key) is ever sent here.
       answer = await request(url, {
@@ -118,6 +122,7 @@ async function fetchInto(path: string, link: SheetsLink, base: URL, agent: Dispa
       throw networkError(error, url, link, opts, fallback);
     }
     const { statusCode: status, headers, body } = answer;
+    opts.log?.(`< ${status} ${String(headers['content-type'] ?? '')} (${Date.now() - started} ms)`);
     if (status >= 300 && status < 400) {
       await body.dump();
       if (hop === MAX_REDIRECTS) throw new ApiError(`Google redirected the export of ${link.display} more than ${MAX_REDIRECTS} times; try again later, or download it and ${fallback}.`, status);
