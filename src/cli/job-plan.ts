@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { JobResources } from '../contract/index.js';
-import { ReviewRequiredError, UsageError } from '../errors.js';
+import { ApiError, NetworkError, ReviewRequiredError, UsageError } from '../errors.js';
 import type { EmptyField } from '../jobfile/check.js';
 import { diffConfig, formatDiff, needsReview, showValue, type DiffEntry } from '../jobfile/diff.js';
 import type { ResourceName } from '../jobfile/translate.js';
@@ -104,9 +104,9 @@ export async function buildPlan(job: JobFile, jobId: string, resources: JobResou
   return plan;
 }
 
-/** Whether the engine can read the job's input here (a reused job's file may live elsewhere, as after `pull`). */
+/** Whether the engine can read the job's input here (a reused job's file may live elsewhere, as after `pull`; a Google Sheet is downloaded). */
 function hasLocalInput(job: JobFile): boolean {
-  if (job.input.rows) return true;
+  if (job.input.rows || job.input.googleSheet) return true;
   const path = job.input.file ?? job.input.rowsFile;
   return path !== undefined && existsSync(path);
 }
@@ -117,7 +117,15 @@ async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, 
     import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'), import('../engine/rejects.js'),
   ]);
   const rejects = firstRejects(FIRST_REJECTS);
-  const input = await openJobInput(job);
+  let input;
+  try {
+    input = await openJobInput(job, deps);
+  } catch (error) {
+    // The service reads the sheet itself: a download that fails here costs only the prediction.
+    if (!job.input.googleSheet || !(error instanceof UsageError || error instanceof ApiError || error instanceof NetworkError)) throw error;
+    deps.io.status(`The data effect is not shown: ${error.message}`);
+    return {};
+  }
   const result = await runJob({
     input, schema: job.schema, sheet: job.config.sheet ?? resources.sheet?.sheetSelection.selected,
     preScripts: job.scripts?.preColumnMapping, localScripts: job.localScripts, useFullData: job.options.useFullData,
@@ -142,7 +150,7 @@ export function droppedRows(report: Report): number {
 export function checkDropLimit(limit: DropLimit | undefined, report: Report | undefined, job: JobFile): void {
   if (!limit) return;
   if (!report) {
-    throw new UsageError(`--max-dropped-rows needs a local input to predict drops, but ${basename(job.path)} reads a Google Sheet; remove the flag.`);
+    throw new UsageError(`--max-dropped-rows needs to read the job's input to predict drops, and ${basename(job.path)}'s input could not be read here; run where the input is, or remove the flag.`);
   }
   const dropped = droppedRows(report);
   const max = limit.rows ?? Math.floor((report.rowsIn * (limit.percent ?? 0)) / 100);

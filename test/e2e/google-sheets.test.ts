@@ -245,6 +245,17 @@ describe('against import serve', () => {
     expect(google.requests.some((r) => JSON.stringify(r.headers).includes('serve-key-123'))).toBe(false);
   });
 
+  it('plans with the data effect predicted from the sheet, or says why it cannot', async () => {
+    const plan = await cli(['plan', await sheetsJob('plan.yaml'), '--max-dropped-rows', '0'], { env: env() });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('Data effect (embedded engine): 4 rows in, 4 out');
+    // The service reads the sheet itself; here only the prediction is lost (and a limit on it refused).
+    const offline = await cli(['plan', await sheetsJob('plan-offline.yaml')], { env: { ...env(), IMPORT_SHEETS_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(offline.exitCode, offline.stderr).toBe(0);
+    expect(offline.stderr).toContain('The data effect is not shown: Cannot reach 127.0.0.1:9');
+    expect(offline.stdout).not.toContain('Data effect');
+  });
+
   it('starts with --gs-url and --gs-sheet, then runs', async () => {
     const started = await cli(['start', '--pipeline', 'pl_orders', '--gs-url', sheetLink(PUBLIC_ID, '/view?usp=sharing'), '--gs-sheet', 'Orders'], { env: env() });
     expect(started.exitCode, started.stderr).toBe(0);
