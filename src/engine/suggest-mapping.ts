@@ -8,7 +8,7 @@
 import type { DataType } from '../contract/index.js';
 import { assignPairs, type Candidate, type Choice } from './assignment.js';
 import { isMissing } from './missing.js';
-import { EXACT_SCORE, prepareName, preparedSimilarity, SYNONYM_SCORE, type PreparedName } from './similarity.js';
+import { EXACT_SCORE, isKnownName, prepareName, preparedSimilarity, SYNONYM_SCORE, type PreparedName } from './similarity.js';
 import type { Row } from './types.js';
 import {
   expectedShapes, measureShapes, MISFIT_COUNTS, VALUE_ONLY_SCORES, VALUE_ONLY_SHARE, type Shape, type ShapeShares,
@@ -241,7 +241,7 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
       // Values alone identify a field for a column whose name says nothing (`cca2`), not for one
       // whose name says it is something else (`state` holding `CA`, `DE`... for `country_code`);
       // dates aside, whose columns are often named for the kind of time (`month` for `period`).
-      const saysOtherwise = name === 0 && column.known;
+      const saysOtherwise = name === 0 && isKnownName(column);
       for (const shape of target.shapes) {
         const base = VALUE_ONLY_SCORES.get(shape);
         const share = shares.get(shape) ?? 0;
