@@ -122,6 +122,13 @@ describe('suggestResources: mapping', () => {
     });
   });
 
+  it('maps a column of US state names to a state field on its values alone', () => {
+    const sample = repeat(20, (i) => [['Alabama', 'Alaska', 'Ohio', 'Texas'][i % 4], `g${i}`]);
+    expect(mappingOf(['name', 'group'], schemaOf([], { optionalFields: ['state'] }), sample)).toEqual({
+      name: { field: 'state', confidence: 0.81 },
+    });
+  });
+
   it('does not map a column on its values alone when its name says it is something else', () => {
     // US state codes are mostly country codes too (`CA`, `DE`, `IN`...).
     const sample = repeat(20, (i) => [['CA', 'DE', 'IN', 'GA', 'AL'][i % 5]]);
