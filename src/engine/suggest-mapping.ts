@@ -90,7 +90,7 @@ export function suggestMapping(
  * The pairs a person makes by elimination once the names are matched: of the columns left unmapped
  * and the expected fields left unfilled (ELIMINATION_MAX_LEFT or fewer of each), a column and a
  * field that are each the other's only match in kind: numbers for a number field, dates for a date
- * field, other values for a text field. When one column and one field are left, a text field
+ * field, other values (not yes/no either) for a text field. When one column and one field are left, a text field
  * takes numbers too (`id` holding FIPS numbers for `state_fips`). Optional fields are never filled
  * this way: they may well have no column.
  */
@@ -110,10 +110,11 @@ function byElimination(
     if (!kinds) return false;
     const numbers = (kinds.get('number') ?? 0) >= KIND_SHARE;
     const dates = (kinds.get('date') ?? 0) >= KIND_SHARE;
+    const booleans = (kinds.get('boolean') ?? 0) >= KIND_SHARE;
     const type = typeOf(f);
     if (type === 'number') return numbers;
     if (type === 'date_time') return dates;
-    return loose || (!numbers && !dates);
+    return loose || (!numbers && !dates && !booleans);
   };
   const loose = columns.length === 1 && fields.length === 1;
   const out: [number, number][] = [];
@@ -311,7 +312,7 @@ class ColumnValues {
 
   constructor(private readonly rows: readonly Row[], private readonly index: number, private readonly wanted: ReadonlySet<Shape>) {}
 
-  /** Shares of numbers and dates among the first SHAPE_SAMPLE_VALUES non-missing values; null with no values. */
+  /** Shares of numbers, dates and booleans among the first SHAPE_SAMPLE_VALUES non-missing values; null with no values. */
   kinds(): ShapeShares | null {
     if (this.measuredKinds === undefined) {
       const texts = this.texts(SHAPE_SAMPLE_VALUES);
@@ -341,7 +342,7 @@ class ColumnValues {
   }
 }
 
-const KINDS: ReadonlySet<Shape> = new Set<Shape>(['number', 'date']);
+const KINDS: ReadonlySet<Shape> = new Set<Shape>(['number', 'date', 'boolean']);
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;

@@ -200,6 +200,9 @@ describe('suggestResources: mapping', () => {
     // A text column is not a number, and optional fields are never filled this way.
     expect(mappingOf(['name'], schemaOf(['amount'], { fieldDataTypes: types }), sample)).toEqual({});
     expect(mappingOf(['series'], schemaOf([], { optionalFields: ['label'] }), sample)).toEqual({});
+    // A column of yes/no values is not a text field's match either.
+    const flags = repeat(20, (i) => [`King ${i}`, i % 2 ? 'true' : 'false']);
+    expect(mappingOf(['name', 'commonwealth'], schemaOf(['monarch']), flags)).toEqual({ name: { field: 'monarch', confidence: 0.55 } });
     // With one column and one field left, a text field takes numbers too (FIPS codes for `state_fips`).
     expect(mappingOf(['reading'], schemaOf(['label']), sample)).toEqual({ reading: { field: 'label', confidence: 0.55 } });
   });
