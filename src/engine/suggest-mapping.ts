@@ -79,8 +79,8 @@ export function suggestMapping(
   const candidates = candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
   const choices = assignPairs(columns.length, candidates);
   const suggestion = calibrate(choices, candidates);
-  const kindOf = (f: number) => Object.hasOwn(types, fields[f]) ? types[fields[f]] : undefined;
-  for (const [c, f] of byElimination(suggestion, columns.length, expectedCount, kindOf, (c) => values[c].kinds())) {
+  const typeOf = (f: number) => Object.hasOwn(types, fields[f]) ? types[fields[f]] : undefined;
+  for (const [c, f] of byElimination(suggestion, columns.length, expectedCount, typeOf, (c) => values[c].kinds())) {
     suggestion.set(c, { field: f, confidence: ELIMINATION_CONFIDENCE });
   }
   return suggestion;
@@ -90,9 +90,9 @@ export function suggestMapping(
  * The pairs a person makes by elimination once the names are matched: of the columns left unmapped
  * and the expected fields left unfilled (ELIMINATION_MAX_LEFT or fewer of each), a column and a
  * field that are each the other's only match in kind: numbers for a number field, dates for a date
- * field, other values (not yes/no either) for a text field. When one column and one field are left, a text field
- * takes numbers too (`id` holding FIPS numbers for `state_fips`). Optional fields are never filled
- * this way: they may well have no column.
+ * field, other values (not yes/no either) for a text field. When one column and one field are
+ * left, a text field takes numbers too (`id` holding FIPS numbers for `state_fips`). Optional
+ * fields are never filled this way: they may well have no column.
  */
 function byElimination(
   suggestion: MappingSuggestion, columnCount: number, expectedCount: number,
@@ -307,7 +307,6 @@ function calibrated(score: number, rival: number): number {
 /** One column of the sample, for the value shapes (measured on first use). */
 class ColumnValues {
   private measured?: ShapeShares | null;
-
   private measuredKinds?: ShapeShares | null;
 
   constructor(private readonly rows: readonly Row[], private readonly index: number, private readonly wanted: ReadonlySet<Shape>) {}
