@@ -234,8 +234,9 @@ function isAbbreviation(short: string, long: string): boolean {
 
 /**
  * Credits a token of `a` that spells the initials of a run of consecutive tokens of `b`
- * (`rt` / `Rotten Tomatoes`, `n` / `next` in `n_life_expect` / `next_life_expectancy`): the token and the run both score ACRONYM_TOKEN, but only when then
- * every word of both names has a match (short initials meet some run of a long name by chance).
+ * (`rt` / `Rotten Tomatoes`, `n` / `next` in `n_life_expect` / `next_life_expectancy`): the token
+ * and the run both score ACRONYM_TOKEN, but only when then every word of both names has a match
+ * (short initials meet some run of a long name by chance).
  */
 function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matchB: number[]): void {
   const [ta, tb] = [a.canonical, b.canonical];

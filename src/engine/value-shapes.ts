@@ -2,7 +2,8 @@
  * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
  * the share of values that are emails, phones, numbers, dates, years, months, booleans,
  * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
- * English country names, ISO 4217 currency codes, continents, US states or short codes, and which of these shapes a field's name and type ask for.
+ * English country names, ISO 4217 currency codes, continents, US states, abbreviations or short
+ * codes, and which of these shapes a field's name and type ask for.
  */
 import { createRequire } from 'node:module';
 import type { DataType } from '../contract/index.js';
@@ -134,8 +135,9 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
 
 /**
  * The shapes a field's values should have, from its canonical name tokens (similarity.ts), its
- * normalised words before synonyms (`words`, for plurals) and its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
- * `iso_alpha_2`, `number` for a number field, and so on. Empty when nothing is known.
+ * normalised words before synonyms (`words`, for plurals) and its schema type: `email` for an
+ * email field, `latitude` for `lat`, `countryAlpha2` for `iso_alpha_2`, `number` for a number
+ * field, and so on. Empty when nothing is known.
  */
 export function expectedShapes(tokens: readonly string[], type: DataType | undefined, words: readonly string[] = []): Shape[] {
   const has = (t: string) => tokens.includes(t);
