@@ -58,11 +58,6 @@ export interface PreparedName {
   canonicalJoined: string;
   /** The numbers in the name, sorted and joined (empty when none). */
   numbers: string;
-  /**
-   * Whether every canonical word is a word of the lexicon and one is more than a qualifier
-   * (`state`, not `cca2` or `name`): the name says what the column is.
-   */
-  known: boolean;
 }
 
 /** Splits a name into lower-case tokens: camelCase, letter/digit boundaries, any non-alphanumeric. */
@@ -142,17 +137,28 @@ export function canonicalTokens(name: string): string[] {
 export function prepareName(name: string): PreparedName {
   const tokens = nameTokens(name);
   const canonical = canonicalise(tokens);
-  const weights = canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1));
   return {
     tokens,
     joined: tokens.join(''),
     canonical,
-    weights,
+    weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
     numbers: canonical.filter(isNumber).sort().join(' '),
-    known: canonical.every((t) => KNOWN_WORDS.has(t)) && weights.some((w) => w === 1),
   };
+}
+
+/**
+ * Whether every canonical word of a name is a word of the lexicon and one is more than a qualifier
+ * (`state`, not `cca2` or `name`): the name says what the column is.
+ */
+export function isKnownName(name: PreparedName): boolean {
+  let full = false;
+  for (let i = 0; i < name.canonical.length; i++) {
+    if (!KNOWN_WORDS.has(name.canonical[i])) return false;
+    if (name.weights[i] === 1) full = true;
+  }
+  return full;
 }
 
 /** Similarity of two names in [0, 1] (see the module comment for the scale). */
@@ -228,8 +234,9 @@ function isAbbreviation(short: string, long: string): boolean {
 
 /**
  * Credits a token of `a` that spells the initials of a run of consecutive tokens of `b`
- * (`rt` / `Rotten Tomatoes`, `n` / `next` in `n_life_expect` / `next_life_expectancy`): the token and the run both score ACRONYM_TOKEN, but only when then
- * every word of both names has a match (short initials meet some run of a long name by chance).
+ * (`rt` / `Rotten Tomatoes`, `n` / `next` in `n_life_expect` / `next_life_expectancy`): the token
+ * and the run both score ACRONYM_TOKEN, but only when then every word of both names has a match
+ * (short initials meet some run of a long name by chance).
  */
 function creditAcronyms(a: PreparedName, b: PreparedName, matchA: number[], matchB: number[]): void {
   const [ta, tb] = [a.canonical, b.canonical];

@@ -8,7 +8,7 @@
 import type { DataType } from '../contract/index.js';
 import { assignPairs, type Candidate, type Choice } from './assignment.js';
 import { isMissing } from './missing.js';
-import { EXACT_SCORE, prepareName, preparedSimilarity, SYNONYM_SCORE, type PreparedName } from './similarity.js';
+import { EXACT_SCORE, isKnownName, prepareName, preparedSimilarity, SYNONYM_SCORE, type PreparedName } from './similarity.js';
 import type { Row } from './types.js';
 import {
   expectedShapes, measureShapes, MISFIT_COUNTS, VALUE_ONLY_SCORES, VALUE_ONLY_SHARE, type Shape, type ShapeShares,
@@ -79,8 +79,8 @@ export function suggestMapping(
   const candidates = candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
   const choices = assignPairs(columns.length, candidates);
   const suggestion = calibrate(choices, candidates);
-  const kindOf = (f: number) => Object.hasOwn(types, fields[f]) ? types[fields[f]] : undefined;
-  for (const [c, f] of byElimination(suggestion, columns.length, expectedCount, kindOf, (c) => values[c].kinds())) {
+  const typeOf = (f: number) => Object.hasOwn(types, fields[f]) ? types[fields[f]] : undefined;
+  for (const [c, f] of byElimination(suggestion, columns.length, expectedCount, typeOf, (c) => values[c].kinds())) {
     suggestion.set(c, { field: f, confidence: ELIMINATION_CONFIDENCE });
   }
   return suggestion;
@@ -90,9 +90,9 @@ export function suggestMapping(
  * The pairs a person makes by elimination once the names are matched: of the columns left unmapped
  * and the expected fields left unfilled (ELIMINATION_MAX_LEFT or fewer of each), a column and a
  * field that are each the other's only match in kind: numbers for a number field, dates for a date
- * field, other values for a text field. When one column and one field are left, a text field
- * takes numbers too (`id` holding FIPS numbers for `state_fips`). Optional fields are never filled
- * this way: they may well have no column.
+ * field, other values (not yes/no either) for a text field. When one column and one field are
+ * left, a text field takes numbers too (`id` holding FIPS numbers for `state_fips`). Optional
+ * fields are never filled this way: they may well have no column.
  */
 function byElimination(
   suggestion: MappingSuggestion, columnCount: number, expectedCount: number,
@@ -110,10 +110,11 @@ function byElimination(
     if (!kinds) return false;
     const numbers = (kinds.get('number') ?? 0) >= KIND_SHARE;
     const dates = (kinds.get('date') ?? 0) >= KIND_SHARE;
+    const booleans = (kinds.get('boolean') ?? 0) >= KIND_SHARE;
     const type = typeOf(f);
     if (type === 'number') return numbers;
     if (type === 'date_time') return dates;
-    return loose || (!numbers && !dates);
+    return loose || (!numbers && !dates && !booleans);
   };
   const loose = columns.length === 1 && fields.length === 1;
   const out: [number, number][] = [];
@@ -241,7 +242,7 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
       // Values alone identify a field for a column whose name says nothing (`cca2`), not for one
       // whose name says it is something else (`state` holding `CA`, `DE`... for `country_code`);
       // dates aside, whose columns are often named for the kind of time (`month` for `period`).
-      const saysOtherwise = name === 0 && column.known;
+      const saysOtherwise = name === 0 && isKnownName(column);
       for (const shape of target.shapes) {
         const base = VALUE_ONLY_SCORES.get(shape);
         const share = shares.get(shape) ?? 0;
@@ -306,12 +307,11 @@ function calibrated(score: number, rival: number): number {
 /** One column of the sample, for the value shapes (measured on first use). */
 class ColumnValues {
   private measured?: ShapeShares | null;
-
   private measuredKinds?: ShapeShares | null;
 
   constructor(private readonly rows: readonly Row[], private readonly index: number, private readonly wanted: ReadonlySet<Shape>) {}
 
-  /** Shares of numbers and dates among the first SHAPE_SAMPLE_VALUES non-missing values; null with no values. */
+  /** Shares of numbers, dates and booleans among the first SHAPE_SAMPLE_VALUES non-missing values; null with no values. */
   kinds(): ShapeShares | null {
     if (this.measuredKinds === undefined) {
       const texts = this.texts(SHAPE_SAMPLE_VALUES);
@@ -341,7 +341,7 @@ class ColumnValues {
   }
 }
 
-const KINDS: ReadonlySet<Shape> = new Set<Shape>(['number', 'date']);
+const KINDS: ReadonlySet<Shape> = new Set<Shape>(['number', 'date', 'boolean']);
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;

@@ -2,7 +2,8 @@
  * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
  * the share of values that are emails, phones, numbers, dates, years, months, booleans,
  * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
- * English country names, ISO 4217 currency codes, continents or short codes, and which of these shapes a field's name and type ask for.
+ * English country names, ISO 4217 currency codes, continents, US states, abbreviations or short
+ * codes, and which of these shapes a field's name and type ask for.
  */
 import { createRequire } from 'node:module';
 import type { DataType } from '../contract/index.js';
@@ -12,7 +13,7 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
   | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code'
-  | 'abbreviation';
+  | 'abbreviation' | 'usState';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -24,6 +25,7 @@ export type ShapeShares = ReadonlyMap<Shape, number>;
  */
 export const VALUE_ONLY_SCORES: ReadonlyMap<Shape, number> = new Map<Shape, number>([
   ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['countryNumeric', 0.6], ['countryName', 0.6], ['currency', 0.6],
+  ['usState', 0.6],
   // Dates are common, but a column of them for a date field is worth a look (at the bar): when it
   // is the only one, calibration raises it; when several are, they tie and stay low.
   ['date', 0.5],
@@ -58,10 +60,25 @@ const CONTINENTS = new Set([
   'europe', 'oceania', 'australia', 'antarctica', 'antarctic', 'middle east', 'australia and oceania',
 ]);
 
+// The states of the USA, DC and Puerto Rico, by name and by postal code.
+const US_STATES = new Set([
+  'alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia',
+  'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland',
+  'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire',
+  'new jersey', 'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania',
+  'rhode island', 'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington',
+  'west virginia', 'wisconsin', 'wyoming', 'district of columbia', 'puerto rico',
+]);
+const US_STATE_CODES = new Set([
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
+  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
+  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC', 'PR',
+]);
+
 /** Every shape. */
 export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
-  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation',
+  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation', 'usState',
 ]);
 
 /**
@@ -85,6 +102,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     if (want('boolean') && BOOLEANS.has(lower)) add('boolean');
     if (want('month') && (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text))) add('month');
     if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
+    if (want('usState') && (US_STATES.has(lower) || US_STATE_CODES.has(text))) add('usState');
     if (want('code') && CODE.test(text)) add('code');
     if (want('abbreviation') && ABBREVIATION.test(text)) add('abbreviation');
     if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
@@ -117,8 +135,9 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
 
 /**
  * The shapes a field's values should have, from its canonical name tokens (similarity.ts), its
- * normalised words before synonyms (`words`, for plurals) and its schema type: `email` for an email field, `latitude` for `lat`, `countryAlpha2` for
- * `iso_alpha_2`, `number` for a number field, and so on. Empty when nothing is known.
+ * normalised words before synonyms (`words`, for plurals) and its schema type: `email` for an
+ * email field, `latitude` for `lat`, `countryAlpha2` for `iso_alpha_2`, `number` for a number
+ * field, and so on. Empty when nothing is known.
  */
 export function expectedShapes(tokens: readonly string[], type: DataType | undefined, words: readonly string[] = []): Shape[] {
   const has = (t: string) => tokens.includes(t);
@@ -138,6 +157,8 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
+  // A state by name or postal code; a field for its FIPS number, id or abbreviation asks for that instead.
+  if (has('state') && !['fip', 'id', 'number', 'code', 'abbreviation'].some(has)) shapes.push('usState');
   if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('indicator')) shapes.push('boolean');
   if (has('percent') || has('share') || has('ratio')) shapes.push('percent');
   if (has('code') || has('iata') || has('ioc') || has('abbreviation') || has('symbol')) shapes.push('code');

@@ -5,7 +5,7 @@
 import { suggestResources } from '../../dist/engine/suggest.js';
 import { HELD_OUT } from './suggest/held-out.mjs';
 import { HELD_OUT_B } from './suggest/held-out-b.mjs';
-import { CONFIDENT, scoreCases, scoreDroppedFields, TARGETS } from './suggest/score.mjs';
+import { CONFIDENT, scoreCases, scoreDecoyFields, scoreDroppedFields, TARGETS } from './suggest/score.mjs';
 import { DEV_C } from './suggest/dev-c.mjs';
 import { TUNING } from './suggest/tuning.mjs';
 import { VALIDATION } from './suggest/validation.mjs';
@@ -35,12 +35,17 @@ for (const [label, cases] of sets) {
   }
 }
 
-// Precision when a column's field is missing from the schema: each case of the sets tuned or
-// validated on, with one true field dropped at a time (the held-out set is kept for the figures above).
+// Precision when a column's field is missing from the schema, and when a field has no column: each
+// case of the sets tuned or validated on, with one true field dropped at a time, then with one decoy
+// expected field added at a time (the held-out set is kept for the figures above).
 {
-  const dropped = await scoreDroppedFields([...TUNING, ...DEV_C, ...VALIDATION, ...HELD_OUT_B]);
+  const open = [...TUNING, ...DEV_C, ...VALIDATION, ...HELD_OUT_B];
+  const dropped = await scoreDroppedFields(open);
   console.log(`\ndropped-field variants: ${dropped.variants} (tuning, dev C, validation, held-out B, one true field dropped at a time)`);
   console.log(line('wrong suggestions (of which >= 0.6, >= 0.8)', `${dropped.wrong} (${dropped.wrongAt06}, ${dropped.wrongAt08})`));
+  const decoy = await scoreDecoyFields(open);
+  console.log(`decoy-field variants: ${decoy.variants} (the same cases, one expected field without a column added at a time)`);
+  console.log(line('wrong suggestions (of which >= 0.6, >= 0.8)', `${decoy.wrong} (${decoy.wrongAt06}, ${decoy.wrongAt08})`));
 }
 
 const schemaOf = (expectedFields, fieldDataTypes = {}) => ({ expectedFields, optionalFields: [], fieldDataTypes, fieldUnits: {}, imputeMethods: {}, rowDropping: [] });

@@ -59,7 +59,7 @@ describe('lexicon of suppliers, codes, prefixes and periods', () => {
       ['Beak Length (mm)', 'culmen_length_mm'], ['mfg', 'manufacturing'], ['govt', 'government'], ['ret', 'return'],
       ['died', 'death_date'], ['engine_size', 'Displacement'], ['fuel_efficiency', 'Miles_per_Gallon'], ['lifespan', 'life_expect'],
       ['airspeed', 'IAS'], ['daypart', 'Time of day'], ['released', 'Release Date'], ['global_gross', 'Worldwide Gross'],
-      ['carrier', 'airline'], ['visitor_team', 'away_team'], ['home_pts', 'home_points'], ['movie', 'film'], ['car', 'vehicle'],
+      ['ISO_NUM', 'iso_numeric'], ['Global Box Office ($)', 'Worldwide Gross'], ['carrier', 'airline'], ['visitor_team', 'away_team'], ['home_pts', 'home_points'], ['movie', 'film'], ['car', 'vehicle'],
     ];
     for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
   });

@@ -25,14 +25,15 @@ describe('mapping suggestions on the public-dataset benchmark', () => {
   it('do not fall under the figures measured on the held-out set, which misses the targets', async () => {
     // Measured when this test was written: 18 correct of 22 suggested for 32 true pairs, 14 of them
     // confident: precision 0.82, recall 0.56, confident-correct 0.78 (targets 0.97, 0.90, 0.80);
-    // see the README. Raise these floors when the figures improve. Measured again with the larger
-    // lexicon and the pairs made by elimination (suggest-mapping.ts): precision 0.92, recall 0.75,
-    // confident-correct 0.66 (pairs made by elimination are guesses at 0.55).
+    // see the README. Raise these floors when the figures improve. Scored once more at the end of
+    // the suggest branch (larger lexicon, value shapes, pairs made by elimination): 25 correct of 27
+    // suggested, 17 of them confident: precision 0.92 (25/27), recall 0.78, confident-correct 0.68
+    // (pairs made by elimination are guesses at 0.55, so more correct pairs are not confident).
     const { total } = await scoreCases(HELD_OUT);
     expect(figures(total)).toEqual({
       precision: expect.toSatisfy((x: number) => x >= 0.92),
-      recall: expect.toSatisfy((x: number) => x >= 0.75),
-      confidentCorrect: expect.toSatisfy((x: number) => x >= 0.66),
+      recall: expect.toSatisfy((x: number) => x >= 0.78),
+      confidentCorrect: expect.toSatisfy((x: number) => x >= 0.68),
     });
     expect(total.confidentWrong).toBe(0);
   }, 120_000);

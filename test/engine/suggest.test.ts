@@ -122,6 +122,13 @@ describe('suggestResources: mapping', () => {
     });
   });
 
+  it('maps a column of US state names to a state field on its values alone', () => {
+    const sample = repeat(20, (i) => [['Alabama', 'Alaska', 'Ohio', 'Texas'][i % 4], `g${i}`]);
+    expect(mappingOf(['name', 'group'], schemaOf([], { optionalFields: ['state'] }), sample)).toEqual({
+      name: { field: 'state', confidence: 0.81 },
+    });
+  });
+
   it('does not map a column on its values alone when its name says it is something else', () => {
     // US state codes are mostly country codes too (`CA`, `DE`, `IN`...).
     const sample = repeat(20, (i) => [['CA', 'DE', 'IN', 'GA', 'AL'][i % 5]]);
@@ -193,6 +200,9 @@ describe('suggestResources: mapping', () => {
     // A text column is not a number, and optional fields are never filled this way.
     expect(mappingOf(['name'], schemaOf(['amount'], { fieldDataTypes: types }), sample)).toEqual({});
     expect(mappingOf(['series'], schemaOf([], { optionalFields: ['label'] }), sample)).toEqual({});
+    // A column of yes/no values is not a text field's match either.
+    const flags = repeat(20, (i) => [`King ${i}`, i % 2 ? 'true' : 'false']);
+    expect(mappingOf(['name', 'commonwealth'], schemaOf(['monarch']), flags)).toEqual({ name: { field: 'monarch', confidence: 0.55 } });
     // With one column and one field left, a text field takes numbers too (FIPS codes for `state_fips`).
     expect(mappingOf(['reading'], schemaOf(['label']), sample)).toEqual({ reading: { field: 'label', confidence: 0.55 } });
   });

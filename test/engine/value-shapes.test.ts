@@ -65,6 +65,20 @@ describe('measureShapes', () => {
   });
 });
 
+describe('US states', () => {
+  it('are state names or postal codes', () => {
+    expect(share(['Alabama', 'new york', 'District of Columbia', 'TX', 'PR'], 'usState')).toBe(1);
+    expect(share(['Georgia (country)', 'tx', 'Ontario', 'XX'], 'usState')).toBe(0);
+  });
+
+  it('are asked for by a state field, not by one for its FIPS number, id, code or abbreviation', () => {
+    const of = (field: string) => expectedShapes(canonicalTokens(field), undefined);
+    expect(of('state')).toEqual(['usState']);
+    expect(of('state_name')).toEqual(['usState']);
+    for (const field of ['state_fips', 'state_id', 'state_code', 'state_abbr']) expect(of(field)).not.toContain('usState');
+  });
+});
+
 describe('abbreviations', () => {
   it('are short and have letters: in capitals, or at most three', () => {
     expect(share(['CA', 'DEM', 'Inc', 'U.S.', 'AT&T'], 'abbreviation')).toBe(1);

@@ -551,4 +551,79 @@ export const DEV_C = [
       ['professional_and_business_services', 'prof_bus_svcs'], ['nonfarm_change', 'nonfarm_chg'],
     ],
   },
+  // CRM and spreadsheet conventions (Salesforce custom fields, Title Case with units, SCREAMING_SNAKE), added third.
+  {
+    name: 'airports (Salesforce custom object)',
+    source: 'vega-datasets/data/airports.csv',
+    expected: [
+      ['Airport_Code__c', 'category'], ['Airport_Name__c', 'rich_text'], ['City__c', 'rich_text'], ['State__c', 'category'],
+      ['Country__c', 'category'], ['Geo_Latitude__c', 'number'], ['Geo_Longitude__c', 'number'],
+    ],
+    optional: [['OwnerId', 'category'], ['Description', 'rich_text']],
+    truth: [
+      ['iata', 'Airport_Code__c'], ['name', 'Airport_Name__c'], ['city', 'City__c'], ['state', 'State__c'],
+      ['country', 'Country__c'], ['latitude', 'Geo_Latitude__c'], ['longitude', 'Geo_Longitude__c'],
+    ],
+  },
+  {
+    name: 'movies (Title Case sheet)',
+    source: 'vega-datasets/data/movies.json',
+    expected: [
+      ['Film', 'rich_text'], ['Domestic Box Office ($)', 'number'], ['Global Box Office ($)', 'number'],
+      ['Home Video Sales ($)', 'number'], ['Budget ($)', 'number'], ['Released On', 'date_time'], ['Age Rating', 'category'],
+      ['Runtime (Minutes)', 'number'], ['Distributed By', 'category'], ['Genre', 'category'], ['Directed By', 'rich_text'],
+      ['Tomatometer', 'number'], ['IMDb Score', 'number'], ['IMDb Vote Count', 'number'],
+    ],
+    optional: [['Sequel?', 'category']],
+    truth: [
+      ['Title', 'Film'], ['US Gross', 'Domestic Box Office ($)'], ['Worldwide Gross', 'Global Box Office ($)'],
+      ['US DVD Sales', 'Home Video Sales ($)'], ['Production Budget', 'Budget ($)'], ['Release Date', 'Released On'],
+      ['MPAA Rating', 'Age Rating'], ['Running Time min', 'Runtime (Minutes)'], ['Distributor', 'Distributed By'],
+      ['Major Genre', 'Genre'], ['Director', 'Directed By'], ['Rotten Tomatoes Rating', 'Tomatometer'],
+      ['IMDB Rating', 'IMDb Score'], ['IMDB Votes', 'IMDb Vote Count'],
+    ],
+  },
+  {
+    name: 'penguins (Title Case with units)',
+    source: 'vega-datasets/data/penguins.json',
+    expected: [
+      ['Penguin Species', 'category'], ['Island Name', 'category'], ['Bill Length (mm)', 'number'], ['Bill Depth (mm)', 'number'],
+      ['Flipper (mm)', 'number'], ['Weight (g)', 'number'], ['Gender', 'category'],
+    ],
+    optional: [['Clutch Completion', 'category']],
+    truth: [
+      ['Species', 'Penguin Species'], ['Island', 'Island Name'], ['Beak Length (mm)', 'Bill Length (mm)'],
+      ['Beak Depth (mm)', 'Bill Depth (mm)'], ['Flipper Length (mm)', 'Flipper (mm)'], ['Body Mass (g)', 'Weight (g)'],
+      ['Sex', 'Gender'],
+    ],
+  },
+  {
+    name: 'world-countries (SCREAMING_SNAKE)',
+    source: 'world-countries/dist/countries.csv',
+    expected: [
+      ['COUNTRY_NAME', 'rich_text'], ['OFFICIAL_NAME', 'rich_text'], ['ISO_ALPHA2', 'category'], ['ISO_ALPHA3', 'category'],
+      ['ISO_NUM', 'category'], ['CURRENCY_CD', 'category'], ['CAPITAL_NAME', 'rich_text'], ['REGION_NAME', 'category'],
+      ['SUBREGION_NAME', 'category'], ['AREA_SQ_KM', 'number'],
+    ],
+    optional: [['LANDLOCKED_IND', 'category'], ['UN_MEMBER_IND', 'category'], ['INDEPENDENT_IND', 'category'], ['INTL_DIAL_CODE', 'rich_text']],
+    truth: [
+      ['name.common', 'COUNTRY_NAME'], ['name.official', 'OFFICIAL_NAME'], ['cca2', 'ISO_ALPHA2'], ['cca3', 'ISO_ALPHA3'],
+      ['ccn3', 'ISO_NUM'], ['currencies', 'CURRENCY_CD'], ['capital', 'CAPITAL_NAME'], ['region', 'REGION_NAME'],
+      ['subregion', 'SUBREGION_NAME'], ['area', 'AREA_SQ_KM'], ['landlocked', 'LANDLOCKED_IND'], ['unMember', 'UN_MEMBER_IND'],
+      ['independent', 'INDEPENDENT_IND'], ['callingCodes', 'INTL_DIAL_CODE'],
+    ],
+  },
+  {
+    name: 'flights-20k (ops dashboard)',
+    source: 'vega-datasets/data/flights-20k.json',
+    expected: [
+      ['departureDate', 'date_time'], ['delayMinutes', 'number'], ['distanceMiles', 'number'], ['fromAirport', 'category'],
+      ['toAirport', 'category'],
+    ],
+    optional: [['tailNumber', 'rich_text']],
+    truth: [
+      ['date', 'departureDate'], ['delay', 'delayMinutes'], ['distance', 'distanceMiles'], ['origin', 'fromAirport'],
+      ['destination', 'toAirport'],
+    ],
+  },
 ];

@@ -10,3 +10,5 @@ export interface Totals {
 export interface CaseResult { name: string; wrong: [string, string, number][]; missed: [string, string][] }
 export function scoreCases(cases: readonly BenchCase[]): Promise<{ perCase: CaseResult[]; total: Totals }>;
 export function scoreDroppedFields(cases: readonly BenchCase[]): Promise<{ variants: number; wrong: number; wrongAt06: number; wrongAt08: number }>;
+export const DECOY_FIELDS: [string, string][];
+export function scoreDecoyFields(cases: readonly BenchCase[]): Promise<{ variants: number; wrong: number; wrongAt06: number; wrongAt08: number }>;

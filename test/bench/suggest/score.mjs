@@ -113,3 +113,27 @@ export async function scoreDroppedFields(cases) {
   }
   return out;
 }
+
+/** Expected fields no file of the benchmark has a column for: a text, a number and a date field. */
+export const DECOY_FIELDS = [['batch_ref', 'rich_text'], ['fx_amount_eur', 'number'], ['load_ts', 'date_time']];
+
+/**
+ * The cases again with one decoy expected field added at a time (DECOY_FIELDS), as when the
+ * pipeline asks for a field the file lacks: nothing should be mapped to it. Returns how many
+ * variants, and the wrong suggestions they draw: in all, at >= 0.6 and at >= 0.8.
+ */
+export async function scoreDecoyFields(cases) {
+  const out = { variants: 0, wrong: 0, wrongAt06: 0, wrongAt08: 0 };
+  for (const decoy of DECOY_FIELDS) {
+    for (const c of cases) {
+      const variant = { ...c, expected: [...c.expected, decoy] };
+      out.variants++;
+      for (const [, , confidence] of compare(variant, await suggestCase(variant)).wrong) {
+        out.wrong++;
+        if (confidence >= 0.6) out.wrongAt06++;
+        if (confidence >= CONFIDENT) out.wrongAt08++;
+      }
+    }
+  }
+  return out;
+}
