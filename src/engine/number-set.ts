@@ -1,5 +1,5 @@
 /**
- * A set of numbers in one Float64Array (open addressing, linear probing): about 16 bytes per
+ * A set of numbers in one Float64Array (open addressing, linear probing): 12-24 bytes per
  * value instead of the ~80 a `Set<number>` costs, which keeps duplicate detection over a
  * million-row file within the engine's memory budget.
  */
@@ -17,7 +17,7 @@ export class NumberSet {
 
   constructor(capacity = 1024) {
     let size = 16;
-    while (size < capacity * 2) size *= 2;
+    while (size * 3 < capacity * 4) size *= 2;
     this.keys = new Float64Array(size);
     this.used = new Uint8Array(size);
     this.mask = size - 1;
@@ -45,7 +45,9 @@ export class NumberSet {
     }
     keys[i] = value;
     used[i] = 1;
-    if (++this.count * 2 > keys.length) this.grow();
+    // Grown at three quarters full: at half full, 5M distinct values took 2^24 slots (151 MB, and
+    // 226 MB while growing); linear probing stays short enough at this load for the dedupe step.
+    if (++this.count * 4 > keys.length * 3) this.grow();
     return true;
   }
 

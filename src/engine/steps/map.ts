@@ -11,7 +11,7 @@ import { combineValues, resolveCombining, type CombineSpec } from './combine.js'
 /** Where each output column's value comes from. */
 type Source =
   | { kind: 'column'; index: number }
-  | { kind: 'combined'; indices: number[]; spec: CombineSpec }
+  | { kind: 'combined'; indices: number[]; spec: CombineSpec; values: Value[] }
   | { kind: 'empty' };
 
 /** The output columns of mapping and how each is filled. */
@@ -55,7 +55,8 @@ export function planMapping(columns: string[], config: EngineConfig, ctx: StepCo
     seen.add(field);
     fields.push(field);
     const spec = specs.get(field);
-    if (spec) sources.push({ kind: 'combined', indices: spec.columns.map((c) => positions.get(c) as number), spec });
+    // `values` is scratch space reused for every row (combineValues only reads it): no array per row.
+    if (spec) sources.push({ kind: 'combined', indices: spec.columns.map((c) => positions.get(c) as number), spec, values: spec.columns.map(() => null) });
     else sources.push({ kind: 'column', index: positions.get(firstColumn.get(field) as string) as number });
   };
   // engine.md: a required expected field with no column is output all-missing, so the output
@@ -81,7 +82,8 @@ function mapRow(row: Row, sources: Source[]): Row {
       const v = row[source.index];
       out[j] = v === undefined || isMissing(v) ? null : v;
     } else if (source.kind === 'combined') {
-      const values: Value[] = source.indices.map((i) => row[i] ?? null);
+      const { indices, values } = source;
+      for (let k = 0; k < indices.length; k++) values[k] = row[indices[k]] ?? null;
       out[j] = combineValues(source.spec, values);
     } else {
       out[j] = null;
