@@ -2,8 +2,8 @@
  * The mapping suggestion (engine.md "Suggestions", mapping): each input column scored against
  * each expected and optional field by name (similarity.ts, with the lexicon) and by what its values
  * look like (value-shapes.ts); pairs chosen for the best total score (assignment.ts); then each
- * chosen pair's confidence calibrated by how clearly it beats its rivals; last, what is left paired
- * by elimination, as a person does (`count` for `workers` when both are the last of their kind).
+ * chosen pair's confidence calibrated by how clearly it beats its rivals. A column whose best score
+ * is under 0.5 stays unmapped (engine.md), even when it is the last of its kind.
  */
 import type { DataType } from '../contract/index.js';
 import { assignPairs, type Candidate, type Choice } from './assignment.js';
@@ -44,30 +44,15 @@ const TIE_SLOPE = 4;
 // Rivals scoring under the bar do not count: a pair with none is measured against this.
 const NO_RIVAL = MIN_MAPPING_CONFIDENCE - 0.1;
 
-/**
- * Confidence of a pair made by elimination: a guess worth a look, under the 0.6 that a wrong
- * suggestion must stay below.
- */
-export const ELIMINATION_CONFIDENCE = 0.55;
-
-/** Elimination pairs what is left only when this many columns and expected fields are left, or fewer. */
-export const ELIMINATION_MAX_LEFT = 3;
-// Share of a column's values that must be numbers (dates) for a number (date) field.
-const KIND_SHARE = 0.9;
-
 /** A field as the mapping sees it. */
 interface Target { name: PreparedName; shapes: Shape[] }
 
 /** The chosen field of each mapped column (by index), with its confidence. */
 export type MappingSuggestion = Map<number, { field: number; confidence: number }>;
 
-/**
- * Suggests the mapping of `columns` onto `fields` (expected then optional: the first `expectedCount`
- * are expected), from names and the sample's values.
- */
+/** Suggests the mapping of `columns` onto `fields` (expected and optional), from names and the sample's values. */
 export function suggestMapping(
   columns: readonly string[], fields: readonly string[], types: Readonly<Record<string, DataType>>, sample: readonly Row[],
-  expectedCount = fields.length,
 ): MappingSuggestion {
   const preparedColumns = columns.map(prepareName);
   const targets: Target[] = fields.map((field) => {
@@ -78,51 +63,7 @@ export function suggestMapping(
   const values = columns.map((_, i) => new ColumnValues(sample, i, wanted));
   const candidates = candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
   const choices = assignPairs(columns.length, candidates);
-  const suggestion = calibrate(choices, candidates);
-  const typeOf = (f: number) => Object.hasOwn(types, fields[f]) ? types[fields[f]] : undefined;
-  for (const [c, f] of byElimination(suggestion, columns.length, expectedCount, typeOf, (c) => values[c].kinds())) {
-    suggestion.set(c, { field: f, confidence: ELIMINATION_CONFIDENCE });
-  }
-  return suggestion;
-}
-
-/**
- * The pairs a person makes by elimination once the names are matched: of the columns left unmapped
- * and the expected fields left unfilled (ELIMINATION_MAX_LEFT or fewer of each), a column and a
- * field that are each the other's only match in kind: numbers for a number field, dates for a date
- * field, other values (not yes/no either) for a text field. When one column and one field are
- * left, a text field takes numbers too (`id` holding FIPS numbers for `state_fips`). Optional
- * fields are never filled this way: they may well have no column.
- */
-function byElimination(
-  suggestion: MappingSuggestion, columnCount: number, expectedCount: number,
-  typeOf: (field: number) => DataType | undefined, kindsOf: (column: number) => ShapeShares | null,
-): [number, number][] {
-  const filled = new Set([...suggestion.values()].map((m) => m.field));
-  const fields: number[] = [];
-  for (let f = 0; f < expectedCount && fields.length <= ELIMINATION_MAX_LEFT; f++) if (!filled.has(f)) fields.push(f);
-  if (fields.length === 0 || fields.length > ELIMINATION_MAX_LEFT) return [];
-  const columns: number[] = [];
-  for (let c = 0; c < columnCount && columns.length <= ELIMINATION_MAX_LEFT; c++) if (!suggestion.has(c)) columns.push(c);
-  if (columns.length === 0 || columns.length > ELIMINATION_MAX_LEFT) return [];
-  const fits = (c: number, f: number, loose: boolean) => {
-    const kinds = kindsOf(c);
-    if (!kinds) return false;
-    const numbers = (kinds.get('number') ?? 0) >= KIND_SHARE;
-    const dates = (kinds.get('date') ?? 0) >= KIND_SHARE;
-    const booleans = (kinds.get('boolean') ?? 0) >= KIND_SHARE;
-    const type = typeOf(f);
-    if (type === 'number') return numbers;
-    if (type === 'date_time') return dates;
-    return loose || (!numbers && !dates && !booleans);
-  };
-  const loose = columns.length === 1 && fields.length === 1;
-  const out: [number, number][] = [];
-  for (const f of fields) {
-    const fitting = columns.filter((c) => fits(c, f, loose));
-    if (fitting.length === 1 && fields.filter((g) => fits(fitting[0], g, loose)).length === 1) out.push([fitting[0], f]);
-  }
-  return out;
+  return calibrate(choices, candidates);
 }
 
 /** The chosen pairs of columns and fields by name alone (sheet selection). */
@@ -307,18 +248,8 @@ function calibrated(score: number, rival: number): number {
 /** One column of the sample, for the value shapes (measured on first use). */
 class ColumnValues {
   private measured?: ShapeShares | null;
-  private measuredKinds?: ShapeShares | null;
 
   constructor(private readonly rows: readonly Row[], private readonly index: number, private readonly wanted: ReadonlySet<Shape>) {}
-
-  /** Shares of numbers, dates and booleans among the first SHAPE_SAMPLE_VALUES non-missing values; null with no values. */
-  kinds(): ShapeShares | null {
-    if (this.measuredKinds === undefined) {
-      const texts = this.texts(SHAPE_SAMPLE_VALUES);
-      this.measuredKinds = texts.length === 0 ? null : measureShapes(texts, KINDS);
-    }
-    return this.measuredKinds;
-  }
 
   /** Shares of the first SHAPE_SAMPLE_VALUES non-missing values having each shape; null with no values. */
   shares(): ShapeShares | null {
@@ -340,8 +271,6 @@ class ColumnValues {
     return out;
   }
 }
-
-const KINDS: ReadonlySet<Shape> = new Set<Shape>(['number', 'date', 'boolean']);
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;

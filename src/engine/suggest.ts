@@ -71,8 +71,7 @@ export function suggestResources(opts: SuggestOptions): JobResources {
   if (fields.length === 0) {
     columns.forEach((column, i) => mapped.set(i, { field: column, confidence: 1 }));
   } else {
-    const expectedCount = new Set(schema?.expectedFields).size;
-    const suggested = suggestMapping(columns, fields, schema?.fieldDataTypes ?? {}, sample, expectedCount);
+    const suggested = suggestMapping(columns, fields, schema?.fieldDataTypes ?? {}, sample);
     for (const [c, m] of suggested) mapped.set(c, { field: fields[m.field], confidence: m.confidence });
   }
 
