@@ -4,7 +4,7 @@
  * expected. No I/O here.
  */
 import {
-  AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS, ROW_DROPPING_METHODS,
+  AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, isHttpUrl, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS, ROW_DROPPING_METHODS,
   type AggregationMethod, type Casing, type CombiningMethod, type DataType, type OutputFileType, type RowDroppingMethod,
 } from '../contract/index.js';
 import { UsageError } from '../errors.js';
@@ -182,9 +182,7 @@ export function parseOutputFileType(value: string): OutputFileType {
 
 /** An http(s) URL flag such as `--webhook-url`. */
 export function parseUrl(flag: string, value: string): string {
-  let url: URL | undefined;
-  try { url = new URL(value); } catch { /* reported below */ }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+  if (!isHttpUrl(value)) {
     throw new UsageError(`${flag} "${value}" is not an http(s) URL; pass e.g. ${flag} https://example.com/hook.`);
   }
   return value;

@@ -9,6 +9,16 @@ import type * as S from './schemas.js';
 /** Path prefix every endpoint lives under. */
 export const API_PREFIX = '/public/client-side/v1';
 
+/** Whether `text` is an absolute http(s) URL, the form of a webhook URL. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export const DATA_TYPES = ['number', 'rich_text', 'category', 'date_time'] as const;
 export type DataType = (typeof DATA_TYPES)[number];
 

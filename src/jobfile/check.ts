@@ -5,7 +5,7 @@
  * job file's `schema`) and, after `start` and the reads, against the service's answers, so a
  * job file that cannot apply is stopped before anything is sent or updated.
  */
-import type { FieldsRead, JobConfig } from '../contract/index.js';
+import { isHttpUrl, type FieldsRead, type JobConfig } from '../contract/index.js';
 import { entriesInOrder } from '../contract/json.js';
 import { coerceFillValue } from '../engine/steps/impute.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
@@ -156,15 +156,6 @@ export function requiredFieldsWithoutColumn(desired: Required<JobConfig>, fields
 /** A name as a YAML key, quoted when it needs to be. */
 function yamlKey(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const { protocol } = new URL(text);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** Names for a message: all of them when few, else the first ten and how many more. */
