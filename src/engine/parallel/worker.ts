@@ -16,7 +16,7 @@ let inFlight = 0;
 let wake: (() => void) | undefined;
 port.on('message', (message: WorkerJob | CreditMessage | SplitJob) => {
   if ('split' in message) {
-    splitPoint(message.split.path, message.split.size).then((at) => {
+    splitPoint(message.split.path, message.split.size, message.split.share).then((at) => {
       const answer: SplitMessage = { split: at ?? null };
       port.postMessage(answer);
     }, (error: unknown) => setImmediate(() => { throw error; }));
