@@ -78,4 +78,26 @@ describe('slash dates over a whole column', () => {
       ]);
     }, 120_000);
   }
+
+  it('falls back to one thread, with the same output, when a value in the first part past the sample proves day-first', async () => {
+    // The default path's first part is run by the main thread: its failure must make the run start over on one thread too.
+    const lines = (await readFile(join(dir, 'ambiguous.csv'), 'utf8')).split('\n');
+    lines[20_001] = lines[20_001].replace(/,[^,]*,/, ',25/12/2024,');
+    await writeFile(join(dir, 'proved-early.csv'), lines.join('\n'));
+    const job = join(dir, 'proved-early.yaml');
+    await writeFile(job, (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('dates.csv', 'proved-early.csv'));
+    const outputs: string[] = [];
+    for (const threads of ['1', undefined]) {
+      const out = join(dir, `early-${threads ?? 'default'}.csv`);
+      const r = await runCli(['dry-run', job, '-o', 'json', '--out', out], {
+        env: { IMPORT_ENGINE_THREADS: threads, IMPORT_ENGINE_TRACE: '1' }, timeoutMs: 90_000,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      if (!threads) expect(r.stderr).toContain('engine: fell back to 1 thread');
+      outputs.push(await readFile(out, 'utf8'));
+    }
+    expect(outputs[0].split('\n')[20_001]).toBe('20000,2024-12-25T00:00:00');
+    expect(outputs[0].split('\n')[11]).toBe('10,2024-02-11T00:00:00'); // 11/02/2024 read day-first
+    expect(outputs[1]).toBe(outputs[0]);
+  }, 120_000);
 });

@@ -93,7 +93,7 @@ export type WorkerMessage = BatchMessage | DoneMessage;
 export interface CreditMessage { credit: number }
 
 /** Asks the second worker, as soon as it starts, where the file's second part starts. */
-export interface SplitJob { split: { path: string; size: number } }
+export interface SplitJob { split: { path: string; size: number; share: number } }
 
 /** The answer to a SplitJob: the split point, or null when there is none. */
 export interface SplitMessage { split: number | null }

@@ -12,14 +12,17 @@ const CHUNK = 4 << 20;
 const QUOTE = 0x22;
 const LF = 0x0a;
 
-/** The byte offset where the second part starts (just after a line break), or undefined when there is none past the middle. */
-export async function splitPoint(path: string, size: number): Promise<number | undefined> {
+/**
+ * The byte offset where the second part starts (just after a line break), or undefined when there
+ * is none past the aimed point: `share` of the file (a half unless told).
+ */
+export async function splitPoint(path: string, size: number, share = 0.5): Promise<number | undefined> {
   const handle = await open(path, 'r');
   try {
     // Its own ArrayBuffer, so the Uint32Array view below is aligned.
     const buffer = Buffer.allocUnsafeSlow(CHUNK);
     const words = new Uint32Array(buffer.buffer, 0, CHUNK / 4);
-    const middle = Math.floor(size / 2);
+    const middle = Math.floor(size * share);
     let inQuotes = false;
     let position = 0;
     // Up to the middle only the parity matters: count quote bytes four at a time.

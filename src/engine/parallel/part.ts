@@ -1,0 +1,122 @@
+/**
+ * One part of a parallel run: reads a byte range of a CSV file, runs the steps from mapping up to
+ * row dropping, and formats the rows as CSV lines or sheet rows, each batch with what the merge
+ * needs (BatchData). The main thread runs the first part itself and a worker the second (worker.ts),
+ * so both parts are made by this one function, in the same way.
+ */
+import { openCsvPart } from '../read/csv.js';
+import { RejectOrderer, type Reject } from '../rejects.js';
+import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
+import { STEPS } from '../steps/index.js';
+import { typesStep } from '../steps/types.js';
+import { emptyReport, type Batch, type StepContext, type Table } from '../types.js';
+import { CsvEncoder, rowFormat } from '../write/csv.js';
+import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
+import type { BatchData, DoneMessage, RuleOutcome, WorkerJob } from './protocol.js';
+
+/** Rejects held before a part yields them without waiting for a batch that keeps rows. */
+const MAX_HELD_REJECTS = 4096;
+
+/** A part's batch: its output text (valid only until the next batch is asked for) and data. */
+export interface PartBatch { text: Uint8Array; data: BatchData }
+
+/** What a part needs of its job (the worker's job less the transport). */
+export type PartJob = Omit<WorkerJob, 'spill' | 'maxInFlight'>;
+
+/**
+ * Yields the part's batches; returns its row count, report and slash-date evidence.
+ * `onBytes` hears the bytes of the part read so far.
+ */
+export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): AsyncGenerator<PartBatch, Omit<DoneMessage, 'type'>> {
+  const report = emptyReport();
+  let outbox: Reject[] = [];
+  const rejects = job.rejects ? new RejectOrderer({ begin: () => {}, add: (r) => { outbox.push(r); } }) : undefined;
+  const takeRejects = (): Reject[] | undefined => {
+    if (!rejects) return undefined;
+    rejects.release();
+    const taken = outbox;
+    outbox = [];
+    return taken;
+  };
+  const ctx: StepContext = {
+    schema: job.schema,
+    report,
+    strictScripts: false,
+    loadScript: async () => undefined,
+    // The run gives the warnings: it applies the same steps to the same columns.
+    warn: () => {},
+    rejects,
+    slashEvidence: new Map(),
+  };
+  const raw = await openCsvPart(job.path, job.display, job.forced, { lenient: job.lenient, report, onProgress: onBytes }, job.part);
+  let rowsRead = 0;
+  let table: Table = {
+    ...raw,
+    batches: (async function* counted(): AsyncGenerator<Batch> {
+      for await (const batch of raw.batches) { rowsRead += batch.rows.length; yield batch; }
+    })(),
+  };
+  const from = STEPS.findIndex((s) => s.name === 'map');
+  const to = STEPS.findIndex((s) => s.name === 'drop-rows');
+  /** Rejects that piled up while the next steps dropped whole rows: sent on their own. */
+  let heldRejects: Reject[] | undefined;
+  for (const step of STEPS.slice(from, to)) {
+    const used = step.name === 'types' ? typesStep(job.orders) : step;
+    table = await used.apply(table, job.config, ctx);
+    if (step.name === 'types' && rejects) {
+      const typed = table;
+      table = {
+        ...typed,
+        batches: (async function* releasing(): AsyncGenerator<Batch> {
+          for await (const batch of typed.batches) {
+            if (rejects.waiting >= MAX_HELD_REJECTS) (heldRejects ??= []).push(...takeRejects()!);
+            yield batch;
+          }
+        })(),
+      };
+    }
+  }
+  const rules = activeRules(table.columns, job.config, ctx);
+  const format = rowFormat(table.columns, table.types);
+  // Excel: rows get their numbers in the merge, which alone knows which rows stay.
+  const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
+  let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 20);
+  const csv = new CsvEncoder();
+  for await (const batch of table.batches) {
+    if (heldRejects) {
+      yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: heldRejects } };
+      heldRejects = undefined;
+    }
+    const n = batch.rows.length;
+    if (n === 0) continue;
+    const ends = new Array<number>(n);
+    let text: Uint8Array;
+    if (sheet) {
+      encoded = encodeRowLines(sheetRowLines(batch.rows, sheet, undefined), encoded, ends);
+      text = encoded.subarray(0, ends[n - 1]);
+    } else {
+      csv.length = 0;
+      csv.addRows(batch.rows, format, ends);
+      text = csv.buffer.subarray(0, csv.length);
+    }
+    const outcomes: RuleOutcome[] = rules.map((rule): RuleOutcome => {
+      if (rule.method === 'missingValues') {
+        return { kind: 'keeps', keeps: batch.rows.map((row) => hasAll(rule.indices, row)) };
+      }
+      if (rule.indices.length > 1) return { kind: 'keys', keys: batch.rows.map((row) => tupleKey(row, rule.indices)) };
+      const at = rule.indices[0];
+      return { kind: 'values', values: batch.rows.map((row) => row[at]) };
+    });
+    const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() };
+    if (sheet?.fixes.rows?.length) {
+      data.sheetFixes = sheet.fixes.rows;
+      sheet.fixes.rows = [];
+    }
+    yield { text, data };
+  }
+  const last = [...(heldRejects ?? []), ...(takeRejects() ?? [])];
+  if (last.length) yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: last } };
+  return { rows: rowsRead, report, slashEvidence: [...ctx.slashEvidence!] };
+}
+
+const EMPTY = new Uint8Array(0);
