@@ -16,6 +16,8 @@ const PREFIX = '/public/client-side/v1';
 
 const { loadJobFile } = await import(join(ROOT, 'dist', 'jobfile', 'load.js'));
 const { desiredBodies, currentBodies, changedResources } = await import(join(ROOT, 'dist', 'jobfile', 'translate.js'));
+// Update bodies hold ordered Maps (text rules): written as `import` writes them, not JSON.stringify's `{}`.
+const { stringifyJson } = await import(join(ROOT, 'dist', 'contract', 'json.js'));
 
 // ---- the workload: the reference file, its job file, and the job file's schema as a pipeline ----
 const { dir, file, job } = await referenceJob(ROWS);
@@ -33,7 +35,7 @@ const api = url + PREFIX;
 
 async function json(method, path, body) {
   const response = await fetch(api + path, {
-    method, headers: { 'content-type': 'application/json', 'x-api-key': 'bench' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: { 'content-type': 'application/json', 'x-api-key': 'bench' }, body: body === undefined ? undefined : stringifyJson(body),
   });
   const answer = await response.json();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
