@@ -13,7 +13,7 @@ import { STEPS } from './steps/index.js';
 import { dateOrderWarnings } from './steps/types.js';
 import { suggestResources, suggestSheet } from './suggest.js';
 import {
-  emptyReport, SAMPLE_ROWS,
+  emptyReport, emptySlashEvidence, SAMPLE_ROWS,
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
@@ -224,7 +224,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     loadScript: (id) => loadScript(id, setup.localScripts ?? {}),
     warn: (message) => { report.warnings.push(message); warn(message); },
     rejects: options?.rejects ? new RejectOrderer(options.rejects) : undefined,
-    slashEvidence: new Map(),
+    slashEvidence: emptySlashEvidence(),
   };
   const sheets = await setup.input.sheets();
   let sheetSelection: SheetSelectionRead['sheetSelection'] | null = null;

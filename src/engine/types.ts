@@ -126,8 +126,18 @@ export interface StepContext {
   slashEvidence?: SlashEvidence;
 }
 
-/** field -> 'proved' (a value reads only month-first) or 'ambiguous' (every slash date reads either way). */
-export type SlashEvidence = Map<string, 'proved' | 'ambiguous'>;
+/** What date_time fields' slash dates showed, for the warnings given once every row has passed. */
+export interface SlashEvidence {
+  /** Fields read month-first: 'proved' (a value reads only month-first) or 'ambiguous' (every slash date reads either way). */
+  monthFirst: Map<string, 'proved' | 'ambiguous'>;
+  /** Fields read day-first: the first value that reads only month-first, its data-row number counted from the part's first row. */
+  otherOrder: Map<string, { row: number; text: string }>;
+}
+
+/** Evidence of no rows yet. */
+export function emptySlashEvidence(): SlashEvidence {
+  return { monthFirst: new Map(), otherOrder: new Map() };
+}
 
 /** One engine step (engine.md "Steps, in this order"). */
 export interface Step {

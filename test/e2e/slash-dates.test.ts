@@ -26,6 +26,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'ambiguous.csv'), ambiguous.join('\n') + '\n');
   ambiguous[ROWS] = ambiguous[ROWS].replace('03/04/2024', '12/25/2024');
   await writeFile(join(dir, 'proved-late.csv'), ambiguous.join('\n') + '\n');
+  // Day-first proved at once (inside the two-thread path's sample); a month-first-only value deep in its second part.
+  const contradicted = ambiguous.map((line, i) => (i === 4 ? line.replace(/,[^,]*,/, ',25/12/2024,')
+    : i === ROWS - 9_999 ? line.replace(/,[^,]*,/, ',12/25/2024,') : i === ROWS ? line.replace('12/25/2024', '03/04/2024') : line));
+  await writeFile(join(dir, 'contradicted.csv'), contradicted.join('\n') + '\n');
   await writeFile(join(dir, 'job.yaml'), [
     'version: 1',
     'input:',
@@ -58,6 +62,19 @@ describe('slash dates over a whole column', () => {
       const report = JSON.parse(r.stdout).report;
       expect(report.coercionFailures).toEqual({ when: 1 });
       expect(report.warnings).toEqual([expect.stringContaining('row 6 holds "12/25/2024", which only reads month-first')]);
+    }, 120_000);
+
+    it(`names the first value of the other order in a day-first column, with its row (${threads ? 'one thread' : 'default path'})`, async () => {
+      const job = join(dir, 'contradicted.yaml');
+      await writeFile(job, (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('dates.csv', 'contradicted.csv'));
+      const r = await runCli(['dry-run', job, '-o', 'json', '--out', join(dir, `contradicted-${threads ?? 'default'}.csv`)], {
+        env: { IMPORT_ENGINE_THREADS: threads, IMPORT_ENGINE_TRACE: '1' }, timeoutMs: 90_000,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      if (!threads) expect(r.stderr).toContain('engine: 2 threads');
+      const report = JSON.parse(r.stdout).report;
+      expect(report.coercionFailures).toEqual({ when: 1 });
+      expect(report.warnings).toEqual([`Field "when" has slash dates read day-first (a first part is over 12) but row ${ROWS - 9_999} holds "12/25/2024", which only reads month-first; such values are missing and counted as coercion failures. Write the column's dates in one order.`]);
     }, 120_000);
 
     it(`warns when every slash date reads either way, and only then (${threads ? 'one thread' : 'default path'})`, async () => {

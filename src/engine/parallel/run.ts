@@ -18,7 +18,7 @@ import { Profiler, type ColumnProfile } from '../profile.js';
 import { csvFileOf, sniffCsvFile } from '../read/csv.js';
 import { activeRules, droppingRule, dropRows, type ActiveRule } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
-import { addSlashEvidence, dataTypeOf, dateOrderWarnings, scanSlashOrder, type SlashOrders } from '../steps/types.js';
+import { dataTypeOf, dateOrderWarnings, mergeSlashEvidence, scanSlashOrder, type SlashOrders } from '../steps/types.js';
 import {
   emptyReport, REPORT_FIRST_ROWS, REPORT_TEXT_EXAMPLES, SAMPLE_ROWS,
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
@@ -236,7 +236,11 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     const sampled = report.rowsIn;
     mergeReports(report, done);
     if (ctx.slashEvidence) {
-      for (const part of done) for (const [field, seen] of part.slashEvidence) addSlashEvidence(ctx.slashEvidence, field, seen);
+      let offset = 0;
+      for (const part of done) {
+        mergeSlashEvidence(ctx.slashEvidence, part.slashEvidence, offset);
+        offset += part.rows;
+      }
       for (const warning of dateOrderWarnings(ctx.slashEvidence)) ctx.warn(warning);
     }
     // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are added as a count.

@@ -7,7 +7,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
-import { ownsRows, type Batch, type EngineConfig, type Row, type SlashEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { emptySlashEvidence, ownsRows, type Batch, type EngineConfig, type Row, type SlashEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { utcOffsetHours } from './units.js';
 
 /** The allowed data type a configured value names, ignoring case; `undefined` when none. */
@@ -68,17 +68,30 @@ export function scanSlashOrder(column: { index: number; dayFirst: boolean | unde
 }
 
 /** Adds what a column read month-first showed to the run's evidence ('proved' wins over 'ambiguous'). */
-export function addSlashEvidence(evidence: SlashEvidence, field: string, seen: 'proved' | 'ambiguous'): void {
-  if (evidence.get(field) !== 'proved') evidence.set(field, seen);
+function addMonthFirst(evidence: SlashEvidence, field: string, seen: 'proved' | 'ambiguous'): void {
+  if (evidence.monthFirst.get(field) !== 'proved') evidence.monthFirst.set(field, seen);
+}
+
+/** Adds a later part's evidence (rows counted from its first row, `rowOffset` rows after the run's first). */
+export function mergeSlashEvidence(into: SlashEvidence, part: SlashEvidence, rowOffset: number): void {
+  for (const [field, seen] of part.monthFirst) addMonthFirst(into, field, seen);
+  for (const [field, first] of part.otherOrder) {
+    if (!into.otherOrder.has(field)) into.otherOrder.set(field, { row: first.row + rowOffset, text: first.text });
+  }
 }
 
 /**
- * The warnings for date_time fields whose every slash date read either way (`01/02/2024`): read
- * month-first as engine.md says, which is a guess the user must hear about.
+ * The warnings of the slash-date rule, given once every row has passed (the two-thread path merges
+ * its parts' evidence first): a day-first column holding a value that reads only month-first (the
+ * first one named), and a month-first column whose every slash date read either way (`01/02/2024`),
+ * a guess the user must hear about.
  */
 export function dateOrderWarnings(evidence: SlashEvidence | undefined): string[] {
   const warnings: string[] = [];
-  for (const [field, seen] of evidence ?? []) {
+  for (const [field, { row, text }] of evidence?.otherOrder ?? []) {
+    warnings.push(`Field "${field}" has slash dates read day-first (a first part is over 12) but row ${row} holds ${JSON.stringify(text)}, which only reads month-first; such values are missing and counted as coercion failures. Write the column's dates in one order.`);
+  }
+  for (const [field, seen] of evidence?.monthFirst ?? []) {
     if (seen !== 'ambiguous') continue;
     warnings.push(`Field "${field}" has slash dates that all read either way (such as 01/02/2024), so they were read month-first (MM/DD/YYYY); if they are day-first, write them as YYYY-MM-DD before the import.`);
   }
@@ -174,10 +187,12 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         rejects?.add({ row: rowNumber, rule: type, origin: 'dataType', fields: [field], original: original === null || original === undefined ? null : String(original), values: out });
       };
 
-      /** Says once per column that a value proving month-first failed in a day-first column. */
+      /** Notes once per column the first value proving month-first that failed in a day-first column (warned at the end). */
       const warnOtherOrder = (column: DateColumn, text: string, rowNumber: number): void => {
         column.warned = true;
-        ctx.warn(`Field "${column.field}" has slash dates read day-first (a first part is over 12) but row ${rowNumber} holds ${JSON.stringify(text)}, which only reads month-first; such values are missing and counted as coercion failures. Write the column's dates in one order.`);
+        const evidence = ctx.slashEvidence ?? emptySlashEvidence();
+        if (!evidence.otherOrder.has(column.field)) evidence.otherOrder.set(column.field, { row: rowNumber, text });
+        if (!ctx.slashEvidence) for (const warning of dateOrderWarnings(evidence)) ctx.warn(warning);
       };
 
       const convertRow = (row: Row, rowNumber: number, inPlace: boolean): Row => {
@@ -256,8 +271,8 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         for (const h of held) yield convertBatch(h);
         for (const column of dateColumns) {
           if (column.dayFirst || !ctx.slashEvidence) continue;
-          if (column.monthFirst) addSlashEvidence(ctx.slashEvidence, column.field, 'proved');
-          else if (column.sawSlash) addSlashEvidence(ctx.slashEvidence, column.field, 'ambiguous');
+          if (column.monthFirst) addMonthFirst(ctx.slashEvidence, column.field, 'proved');
+          else if (column.sawSlash) addMonthFirst(ctx.slashEvidence, column.field, 'ambiguous');
         }
       }
       return { columns: input.columns, types: outTypes, batches: batches() };
