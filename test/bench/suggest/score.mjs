@@ -96,19 +96,20 @@ export function ratios({ suggested, truePairs, correct, confidentCorrectCount })
  * Returns how many variants, and the wrong suggestions they draw: in all, at >= 0.6 and at >= 0.8.
  */
 export async function scoreDroppedFields(cases) {
-  const out = { variants: 0, wrong: 0, wrongAt06: 0, wrongAt08: 0 };
-  for (const c of cases) {
-    for (const [, field] of c.truth) {
-      const variant = {
-        ...c, expected: c.expected.filter(([f]) => f !== field), optional: c.optional.filter(([f]) => f !== field),
-        truth: c.truth.filter(([, f]) => f !== field),
-      };
-      out.variants++;
-      for (const [, , confidence] of compare(variant, await suggestCase(variant)).wrong) {
-        out.wrong++;
-        if (confidence >= 0.6) out.wrongAt06++;
-        if (confidence >= CONFIDENT) out.wrongAt08++;
-      }
+  return scoreWrong(cases.flatMap((c) => c.truth.map(([, field]) => ({
+    ...c, expected: c.expected.filter(([f]) => f !== field), optional: c.optional.filter(([f]) => f !== field),
+    truth: c.truth.filter(([, f]) => f !== field),
+  }))));
+}
+
+/** How many variants, and the wrong suggestions they draw: in all, at >= 0.6 and at >= 0.8. */
+async function scoreWrong(variants) {
+  const out = { variants: variants.length, wrong: 0, wrongAt06: 0, wrongAt08: 0 };
+  for (const variant of variants) {
+    for (const [, , confidence] of compare(variant, await suggestCase(variant)).wrong) {
+      out.wrong++;
+      if (confidence >= 0.6) out.wrongAt06++;
+      if (confidence >= CONFIDENT) out.wrongAt08++;
     }
   }
   return out;
@@ -123,17 +124,5 @@ export const DECOY_FIELDS = [['batch_ref', 'rich_text'], ['fx_amount_eur', 'numb
  * variants, and the wrong suggestions they draw: in all, at >= 0.6 and at >= 0.8.
  */
 export async function scoreDecoyFields(cases) {
-  const out = { variants: 0, wrong: 0, wrongAt06: 0, wrongAt08: 0 };
-  for (const decoy of DECOY_FIELDS) {
-    for (const c of cases) {
-      const variant = { ...c, expected: [...c.expected, decoy] };
-      out.variants++;
-      for (const [, , confidence] of compare(variant, await suggestCase(variant)).wrong) {
-        out.wrong++;
-        if (confidence >= 0.6) out.wrongAt06++;
-        if (confidence >= CONFIDENT) out.wrongAt08++;
-      }
-    }
-  }
-  return out;
+  return scoreWrong(DECOY_FIELDS.flatMap((decoy) => cases.map((c) => ({ ...c, expected: [...c.expected, decoy] }))));
 }
