@@ -33,9 +33,11 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
   const head = await readHead(path);
   const ext = extname(path).toLowerCase();
 
+  const other = otherFormat(head, ext);
+  if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
   if (isZip(head) || ext === '.xlsx' || ext === '.xlsm') return xlsxSource(path, path, name, size);
-  if (isOle(head) || ext === '.xls') {
-    throw new UsageError(`${path} is an Excel 97-2003 workbook (.xls), which cannot be read; save it as .xlsx or CSV and retry.`);
+  if (ext === '.jsonl' || ext === '.ndjson' || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJsonLines(head))) {
+    throw new UsageError(`${path} holds JSON Lines (one object per line), which cannot be read; make it one array of row objects (jq -s . ${name} > rows.json) and retry.`);
   }
   if (ext === '.json' || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJson(head))) {
     return jsonFileSource(path, path, name, size);
@@ -43,13 +45,16 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
   return csvSource(path, path, name, size, ext === '.tsv');
 }
 
+/** How many first bytes are read to tell a file's kind (an ODS package's `mimetype` entry ends by byte 85). */
+const HEAD_BYTES = 96;
+
 /** The first bytes of a file, for sniffing its kind. */
 async function readHead(path: string): Promise<Buffer> {
   let handle;
   try {
     handle = await openFile(path, 'r');
-    const buffer = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(buffer, 0, 8, 0);
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     return buffer.subarray(0, bytesRead);
   } catch (error) {
     throw unreadableFile(path, error);
@@ -63,9 +68,35 @@ function isZip(head: Buffer): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
-/** OLE compound-file magic: an old binary .xls workbook. */
-function isOle(head: Buffer): boolean {
-  return head.length >= 4 && head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0;
+/**
+ * Formats that are not CSV, TSV, XLSX or JSON, told by their first bytes (or, for the old binary
+ * workbook, its extension): read as text they would become a header of garbage or a misleading
+ * "not UTF-8" error, so they are named, with the way out.
+ */
+function otherFormat(head: Buffer, ext: string): { what: string; fix: string } | undefined {
+  const starts = (bytes: number[]): boolean => bytes.every((b, i) => head[i] === b);
+  const text = head.toString('latin1');
+  const saveAs = 'save it as .xlsx or CSV and retry.';
+  const unpack = (tool: string) => `decompress it first (${tool}) and give the CSV, TSV, XLSX or JSON file inside.`;
+  const exportIt = 'export the table as CSV, XLSX or a JSON array of row objects and retry.';
+  if (starts([0xd0, 0xcf, 0x11, 0xe0]) || ext === '.xls') return { what: 'an Excel 97-2003 workbook (.xls)', fix: saveAs };
+  const ods = isZip(head) ? text.slice(30).startsWith('mimetypeapplication/vnd.oasis.opendocument') : ext === '.ods';
+  if (ods) return { what: 'an OpenDocument file (.ods)', fix: saveAs };
+  if (starts([0x1f, 0x8b])) return { what: 'gzip-compressed', fix: unpack('gunzip -k') };
+  if (starts([0x42, 0x5a, 0x68])) return { what: 'bzip2-compressed', fix: unpack('bunzip2 -k') };
+  if (starts([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return { what: 'xz-compressed', fix: unpack('unxz -k') };
+  if (starts([0x28, 0xb5, 0x2f, 0xfd])) return { what: 'zstd-compressed', fix: unpack('unzstd') };
+  if (text.startsWith('PAR1')) return { what: 'a Parquet file', fix: exportIt };
+  if (text.startsWith('ARROW1')) return { what: 'an Arrow IPC file', fix: exportIt };
+  if (text.startsWith('SQLite format 3\0')) return { what: 'an SQLite database', fix: exportIt };
+  if (text.startsWith('%PDF-')) return { what: 'a PDF document', fix: exportIt };
+  return undefined;
+}
+
+/** Whether a file with no known extension starts like JSON Lines: an object, then another object on a later line. */
+function looksLikeJsonLines(head: Buffer): boolean {
+  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  return text.startsWith('{') && /\}\s*\r?\n\s*\{/.test(text);
 }
 
 /** Whether a file with no known extension starts like a JSON array. */

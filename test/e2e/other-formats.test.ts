@@ -1,0 +1,87 @@
+/**
+ * Files that are not CSV, TSV, XLSX or a JSON array, made by the tools that write them, are named
+ * with the way out (exit 2, nothing written), never read as text: a gzip file used to give "not valid
+ * UTF-8", a Parquet file "a header but no data rows", JSON Lines "a quoted field has text after its
+ * closing quote".
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const CSV = 'name,age\nAnn,3\nBo,4\n';
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'import-formats-'));
+  await writeFile(join(dir, 'people.csv'), CSV);
+});
+
+/** Whether a command-line tool is on PATH. */
+const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
+
+/** Dry-runs a job file that names `file`; the refusal must be one sentence naming the file, and no output may be left. */
+async function refused(file: string, says: RegExp): Promise<void> {
+  const job = join(dir, `${file}.yaml`);
+  await writeFile(job, `version: 1\ninput: {file: ${file}}\n`);
+  const r = await runCli(['dry-run', job], { timeoutMs: 30_000 });
+  expect(r.exitCode).toBe(2);
+  expect(r.stderr).toMatch(says);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(existsSync(join(dir, `${file}.out.csv`))).toBe(false);
+}
+
+describe('compressed files, made by their own tools', () => {
+  const cases: [tool: string, args: string[], suffix: string, says: RegExp][] = [
+    ['gzip', ['-k', '-f'], '.gz', /people\.csv\.gz is gzip-compressed, which cannot be read; decompress it first \(gunzip -k\)/],
+    ['bzip2', ['-k', '-f'], '.bz2', /is bzip2-compressed, .*\(bunzip2 -k\)/],
+    ['xz', ['-k', '-f'], '.xz', /is xz-compressed, .*\(unxz -k\)/],
+    ['zstd', ['-k', '-f', '-q'], '.zst', /is zstd-compressed, .*\(unzstd\)/],
+  ];
+  for (const [tool, args, suffix, says] of cases) {
+    it.skipIf(!has(tool))(`${tool} (skipped when ${tool} is not installed)`, async () => {
+      expect(spawnSync(tool, [...args, join(dir, 'people.csv')]).status).toBe(0);
+      await refused(`people.csv${suffix}`, says);
+    });
+  }
+});
+
+describe('other formats', () => {
+  it.skipIf(!has('sqlite3'))('an SQLite database made by sqlite3', async () => {
+    const made = spawnSync('sqlite3', [join(dir, 'people.db'), 'create table people(name text, age int); insert into people values (\'Ann\', 3);']);
+    expect(made.status).toBe(0);
+    await refused('people.db', /people\.db is an SQLite database, which cannot be read; export the table as CSV, XLSX or a JSON array/);
+  });
+
+  it.skipIf(!has('soffice'))('an OpenDocument spreadsheet made by LibreOffice (skipped without libreoffice-calc-nogui)', async () => {
+    const made = spawnSync('soffice', ['--headless', '--convert-to', 'ods', '--outdir', dir, join(dir, 'people.csv')], { timeout: 120_000 });
+    expect(made.status).toBe(0);
+    await refused('people.ods', /people\.ods is an OpenDocument file \(\.ods\), which cannot be read; save it as \.xlsx or CSV/);
+  });
+
+  it('an old binary workbook, by its first bytes whatever its name', async () => {
+    await writeFile(join(dir, 'book.dat'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]));
+    await refused('book.dat', /book\.dat is an Excel 97-2003 workbook \(\.xls\), which cannot be read/);
+  });
+
+  it('JSON Lines, by extension, by content, and after a first object too long to sniff', async () => {
+    const lines = '{"name":"Ann","age":3}\n{"name":"Bo","age":4}\n';
+    await writeFile(join(dir, 'people.jsonl'), lines);
+    await refused('people.jsonl', /people\.jsonl holds JSON Lines \(one object per line\), which cannot be read; make it one array of row objects \(jq -s \. people\.jsonl > rows\.json\)/);
+    await writeFile(join(dir, 'export.json'), lines);
+    await refused('export.json', /export\.json holds JSON Lines/);
+    const long = `{"name":"${'a'.repeat(300)}","age":3}\n{"name":"Bo","age":4}\n`;
+    await writeFile(join(dir, 'long.json'), long);
+    await refused('long.json', /long\.json:2:1: a second JSON object follows the first: this is JSON Lines/);
+  });
+
+  it('a CSV that merely starts with a brace is still read as CSV', async () => {
+    await writeFile(join(dir, 'braces.csv'), '{a},b\n{"x"},2\n');
+    await writeFile(join(dir, 'braces.yaml'), 'version: 1\ninput: {file: braces.csv}\n');
+    const r = await runCli(['dry-run', join(dir, 'braces.yaml')], { timeoutMs: 30_000 });
+    expect(r.exitCode).toBe(0);
+  });
+});
