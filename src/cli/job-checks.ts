@@ -80,6 +80,9 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
       try {
         const header = await readHeader(job);
         if (header.sheets) facts.sheets = { names: header.sheets, from: header.name };
+        else if (job.config.sheet !== undefined) {
+          at(['config', 'sheet'], `config.sheet selects the sheet "${job.config.sheet}", but ${header.name} is not a workbook and has no sheets; remove config.sheet.`);
+        }
         if (preScripts > 0) {
           notes.push(`The columns were not checked: scripts.preColumnMapping runs before the mapping and may change them.`);
         } else if (header.columns) {

@@ -69,6 +69,14 @@ describe('before anything is sent (offline)', () => {
     expect(proxy.requests).toEqual([]);
   });
 
+  it('run refuses a sheet selection for an input that has no sheets, sending no request', async () => {
+    await jobFile('version: 1\npipeline: pl_customers\ninput: {file: ./customers.csv}\nconfig:\n  sheet: Data\n');
+    const r = await cli(['run', 'job.yaml', '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('job.yaml:5:3: config.sheet selects the sheet "Data", but customers.csv is not a workbook and has no sheets; remove config.sheet.');
+    expect(proxy.requests).toEqual([]);
+  });
+
   it('validate lists the same problems, says it read the header, and accepts a good file', async () => {
     await jobFile('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  mapping: {Contact: email}\n  dataTypes: {amont: number}\nschema:\n  expectedFields: [id, email, amount]\n');
     const bad = await cli(['validate', 'job.yaml']);
