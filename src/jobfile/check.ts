@@ -8,6 +8,7 @@
 import { isHttpUrl, type FieldsRead, type JobConfig } from '../contract/index.js';
 import { entriesInOrder } from '../contract/json.js';
 import { coerceFillValue } from '../engine/steps/impute.js';
+import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
 import { suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
@@ -77,6 +78,14 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       const fix = reason.includes('; ') ? '' : "; write a value of that type or change the field's type";
       at(['config', 'impute', field, 'value'], `config.impute.${field}.value: ${reason}${fix}.`);
     }
+  }
+
+  // A conversion must fit the field's type, when the job file says the type (the run would stop on it).
+  for (const [field, { from, to }] of entriesInOrder(config.units ?? {})) {
+    const type = config.dataTypes?.[field] ?? job.schema?.fieldDataTypes[field];
+    if (type === undefined || from === null || to === null || checkUnit(from, to) !== undefined) continue;
+    const problem = unitTypeProblem(from, to, type);
+    if (problem) at(['config', 'units', field], `config.units.${field} converts ${from} → ${to}, which ${problem}.`);
   }
 
   // One column per field unless combining is allowed (engine.md, step 4): the dry run and the

@@ -126,6 +126,18 @@ describe('import dry-run on bad input', () => {
     expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('id,name,name_2\n1,a,b\n');
   });
 
+  it('warns that text rules on a number field change nothing, and keeps the numbers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-textnum-'));
+    await writeFile(join(dir, 'in.csv'), 'sku,price\nA-5,1.5\nB-7,25\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  dataTypes: {price: number}\n  text:\n    regexReplacement:\n      price: {"5": "6"}\n      sku: {"-": ""}\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const note = 'Text rules on field "price" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.';
+    expect(r.stderr).toContain(`warning: ${note}`);
+    expect(JSON.parse(r.stdout).report.warnings).toEqual([note]);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('sku,price\nA5,1.5\nB7,25\n');
+  });
+
   it('says a data file given for the job file is one, and how to write the job file', async () => {
     const r = await runCli(['dry-run', 'examples/customers/customers.csv']);
     expect(r.exitCode).toBe(2);

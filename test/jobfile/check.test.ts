@@ -58,6 +58,15 @@ describe('checkJobFile', () => {
     ]);
   });
 
+  it('stops a unit conversion that does not fit the type the job file gives the field, and leaves untyped fields to the run', () => {
+    const text = 'config:\n  dataTypes: {distance: number}\n  units:\n    amount: {from: UTC_m5, to: UTC_p0}\n    created: {from: km, to: mi}\n    distance: {from: km, to: mi}\n    shipped: {from: UTC_m5, to: UTC_p0}\n    other: {from: km, to: mi}\n';
+    const schema = 'schema:\n  expectedFields: [amount, created, distance, shipped, other]\n  fieldDataTypes: {amount: number, created: date_time, shipped: date_time}\n';
+    expect(problems(text + schema, {})).toEqual([
+      'job.yaml:6:5: config.units.amount converts UTC_m5 → UTC_p0, which needs data type date_time, but the field is number; set its data type to date_time or remove the conversion.',
+      'job.yaml:7:5: config.units.created converts km → mi, which needs data type number, but the field is date_time; set its data type to number or remove the conversion.',
+    ]);
+  });
+
   it('names a field the pipeline does not have', () => {
     expect(problems('config:\n  mapping:\n    First: ful_name\n', { columns, fields })).toEqual([
       'job.yaml:5:5: config.mapping maps "First" to "ful_name", which is not a field of the pipeline\'s schema in job.yaml (id, full_name, email, phone); did you mean "full_name"?',

@@ -244,6 +244,9 @@ export const text: Step = {
     for (const { field, rules } of validate(config)) {
       const index = fieldIndex(input.columns, field, ctx, `Text processing for field "${field}"`);
       if (index < 0) continue;
+      if (input.types[index] === 'number') {
+        ctx.warn(`Text rules on field "${field}" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.`);
+      }
       fields.push({
         index,
         rules: rules.map(({ label, apply }) => {

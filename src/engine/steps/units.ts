@@ -96,6 +96,17 @@ export function checkUnit(from: string | null | undefined, to: string | null | u
   return undefined;
 }
 
+/**
+ * The problem with converting a field of data type `type` (undefined: untyped text) between two
+ * known units of one dimension, or `undefined`: a time-zone delta needs date_time (seed), a
+ * physical unit number. Used by the step and by the job file's offline check.
+ */
+export function unitTypeProblem(from: string, to: string, type: string | undefined): string | undefined {
+  const needs = unitDimension(from) === 'timezone' ? 'date_time' : 'number';
+  if (type === needs) return undefined;
+  return `needs data type ${needs}, but the field is ${type ?? 'untyped text'}; set its data type to ${needs} or remove the conversion`;
+}
+
 /** A function converting a number from one physical unit to another of the same dimension. */
 export function numberConverter(from: string, to: string): (x: number) => number {
   if (from === to) return (x) => x;
@@ -128,18 +139,14 @@ function plan(input: Table, config: EngineConfig, ctx: StepContext): Conversion[
     const index = fieldIndex(input.columns, field, ctx, `Unit conversion for field "${field}"`);
     if (index < 0) continue;
     const type = input.types[index] ?? config.dataTypes?.[field];
+    const wrongType = unitTypeProblem(from, to, type);
+    if (wrongType) throw new UsageError(`Unit conversion ${from} → ${to} on field "${field}" ${wrongType}.`);
     const dimension = unitDimension(from);
     if (dimension === 'timezone') {
       // Seed: a time-zone delta converts date_time values; on text it has no meaning.
-      if (type !== 'date_time') {
-        throw new UsageError(`Unit conversion ${from} → ${to} on field "${field}" needs data type date_time, but the field is ${type ?? 'untyped text'}; set its data type to date_time or remove the conversion.`);
-      }
       const minutes = ((utcOffsetHours(to) as number) - (utcOffsetHours(from) as number)) * 60;
       if (minutes !== 0) conversions.push({ index, field, kind: 'date', minutes, convert: (x) => x });
     } else {
-      if (type !== 'number') {
-        throw new UsageError(`Unit conversion ${from} → ${to} on field "${field}" needs data type number, but the field is ${type ?? 'untyped text'}; set its data type to number or remove the conversion.`);
-      }
       if (from !== to) conversions.push({ index, field, kind: 'number', minutes: 0, convert: numberConverter(from, to) });
     }
   }
