@@ -126,6 +126,19 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
   }
 
+  // A combining order lists each column of the field once, and every column the mapping gives it:
+  // the run stops on any other order.
+  for (const [name, c] of entriesInOrder(config.combining ?? {})) {
+    if (!c.order) continue;
+    const repeated = c.order.find((column, j) => c.order!.indexOf(column) !== j);
+    const left = mapping.filter(([column, field]) => field === name && !c.order!.includes(column)).map(([column]) => column);
+    if (repeated !== undefined) {
+      at(['config', 'combining', name, 'order', c.order.lastIndexOf(repeated)], `config.combining.${name}.order lists "${repeated}" twice; list each column once.`);
+    } else if (left.length > 0) {
+      at(['config', 'combining', name, 'order'], `config.combining.${name}.order leaves out ${left.map((l) => `"${l}"`).join(', ')}, which config.mapping maps to "${name}"; list every column mapped to it, each once.`);
+    }
+  }
+
   if (columns) {
     for (const [name, c] of entriesInOrder(config.combining ?? {})) {
       (c.order ?? []).forEach((column, j) => {

@@ -67,6 +67,17 @@ describe('checkJobFile', () => {
     ]);
   });
 
+  it('stops a combining order that leaves out a column the mapping gives the field, or repeats one, with nothing else known', () => {
+    const base = 'config:\n  mapping: {First: full_name, Last: full_name}\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " ", order: ';
+    expect(problems(`${base}[First]}\n`, {})).toEqual([
+      'job.yaml:7:33: config.combining.full_name.order leaves out "Last", which config.mapping maps to "full_name"; list every column mapped to it, each once.',
+    ]);
+    expect(problems(`${base}[Last, First, Last]}\n`, {})).toEqual([
+      'job.yaml:7:54: config.combining.full_name.order lists "Last" twice; list each column once.',
+    ]);
+    expect(problems(`${base}[Last, First]}\n`, {})).toEqual([]);
+  });
+
   it('names a field the pipeline does not have', () => {
     expect(problems('config:\n  mapping:\n    First: ful_name\n', { columns, fields })).toEqual([
       'job.yaml:5:5: config.mapping maps "First" to "ful_name", which is not a field of the pipeline\'s schema in job.yaml (id, full_name, email, phone); did you mean "full_name"?',
