@@ -18,6 +18,17 @@ describe('NumberSet', () => {
     expect(ours.has(123456789.5)).toBe(false);
   });
 
+  it('keeps 32-bit integers, larger integers and ids sharing their low bits apart across growth', () => {
+    const s = new NumberSet(4);
+    const values = [-2147483648, 2147483647, 2147483648, -2147483649, 2 ** 53, 1.5];
+    for (let i = 1; i <= 20_000; i++) values.push(i * 4096, -i * 65536);
+    for (const v of values) expect(s.add(v)).toBe(true);
+    for (const v of values) expect(s.add(v)).toBe(false);
+    expect(s.size).toBe(values.length);
+    expect(s.has(4096 * 20_001)).toBe(false);
+    expect(s.has(2 ** 53 + 2)).toBe(false);
+  });
+
   it('treats -0 and 0 as one value', () => {
     const s = new NumberSet();
     expect(s.add(0)).toBe(true);

@@ -223,7 +223,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       for (;;) {
         const message = await feed.next();
         if (message.type === 'done') { done.push(message); break; }
-        worker.postMessage({ credit: 1 });
+        if (!feed.finished) worker.postMessage({ credit: 1 });
         const { text, data } = read(message);
         yield mergeBatch(text, data, done[0].rows, rules, report, collector, ctx, profiler, sheetFixes);
       }
@@ -355,12 +355,17 @@ class Feed {
   private readonly queue: WorkerMessage[] = [];
   private waiting: { resolve: (m: WorkerMessage) => void; reject: (e: unknown) => void } | undefined;
   private failure: ParallelFallback | undefined;
-  private finished = false;
+  /** Set once the worker has sent its last message (it is then stopped). */
+  finished = false;
 
   constructor(worker: Worker, onBytes: (bytes: number) => void) {
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'batch') onBytes(message.bytes);
-      else this.finished = true;
+      else {
+        this.finished = true;
+        // Its part is all in the spill file: the thread's heap (some 35 MiB) goes now, not after the merge.
+        void worker.terminate();
+      }
       if (this.waiting) { this.waiting.resolve(message); this.waiting = undefined; } else this.queue.push(message);
     });
     // The worker failing stops the run: the sequential run then gives the exact error.
