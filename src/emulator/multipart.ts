@@ -78,6 +78,14 @@ function received(bytes: number): void {
 }
 
 /**
+ * How much of a part may wait in memory for the disk. A part arrives in the socket's 64 KiB reads;
+ * while one write is under way the chunks behind it gather and go in the next write together
+ * (one writev), so a larger buffer means fewer, larger writes. At Node's 16 KiB a 166 MB upload
+ * cost the server ~0.4 s of CPU (about 2,500 writes); at 1 MiB ~0.2 s.
+ */
+const WRITE_BUFFER_BYTES = 1 << 20;
+
+/**
  * Reads the start form of `req` into `dir`. Rejects with an HttpError: 415 when the body is not
  * multipart, 400 when it is malformed or has a second file or a file under another name, 413
  * when a part is over the limit. A partly written file is removed.
@@ -139,7 +147,7 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
         if (entry.size > limit) fail(over());
       });
       stream.on('limit', () => fail(over()));
-      writing.push(pipeline(stream, createWriteStream(path)).catch((e: Error) => {
+      writing.push(pipeline(stream, createWriteStream(path, { highWaterMark: WRITE_BUFFER_BYTES })).catch((e: Error) => {
         fail(failure ?? new Error(`cannot store the upload: ${e.message}`));
       }));
     };

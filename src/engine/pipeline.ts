@@ -80,6 +80,16 @@ export async function analyzeJob(setup: JobSetup): Promise<Analysis> {
   return { resources: opened.resources, metadata: opened.metadata.result(), sheets: opened.sheets };
 }
 
+/**
+ * Derives the suggestions from the sample alone and stops reading (`import serve`'s start): no
+ * worker threads, no read past the sample. `sample` is the rows they were made from, `columns` theirs.
+ */
+export async function suggestJob(setup: JobSetup): Promise<{ resources: JobResources; columns: string[]; sample: Row[] }> {
+  const opened = await openJob(setup, emptyReport());
+  await opened.close();
+  return { resources: opened.resources, columns: opened.table.columns, sample: opened.sample };
+}
+
 /** Input files at least this large may be processed by two threads; below it, starting them costs more than it saves. */
 const PARALLEL_MIN_BYTES = 8 << 20;
 
