@@ -10,10 +10,10 @@ import { UsageError } from '../errors.js';
 import { engineConfig } from '../contract/translate.js';
 import { DataTableCollector, MetadataCollector } from './metadata.js';
 import { STEPS } from './steps/index.js';
-import { dateOrderWarnings } from './steps/types.js';
+import { typeWarnings } from './steps/types.js';
 import { suggestResources, suggestSheet } from './suggest.js';
 import {
-  emptyReport, emptySlashEvidence, SAMPLE_ROWS,
+  emptyReport, emptyTypeEvidence, SAMPLE_ROWS,
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
@@ -196,7 +196,7 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
   if (options.output) await writeTable(counted, options.output.path, options.output.format, ctx.warn);
   else for await (const _ of counted.batches) { /* drain */ }
   ctx.rejects?.release();
-  for (const warning of dateOrderWarnings(ctx.slashEvidence)) ctx.warn(warning);
+  for (const warning of typeWarnings(ctx.typeEvidence)) ctx.warn(warning);
 
   return {
     resources: opened.resources,
@@ -234,7 +234,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     loadScript: (id) => loadScript(id, setup.localScripts ?? {}),
     warn: (message) => { report.warnings.push(message); warn(message); },
     rejects: options?.rejects ? new RejectOrderer(options.rejects) : undefined,
-    slashEvidence: emptySlashEvidence(),
+    typeEvidence: emptyTypeEvidence(),
   };
   const sheets = await setup.input.sheets();
   let sheetSelection: SheetSelectionRead['sheetSelection'] | null = null;

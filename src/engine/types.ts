@@ -119,24 +119,27 @@ export interface StepContext {
    */
   reopen?(step: string, config: EngineConfig): Promise<Table | undefined>;
   /**
-   * date_time fields read month-first, and whether a value proved that order (`12/25/2024`) or
-   * every slash date read either way (`01/02/2024`): filled by the types step as rows pass, for
-   * `dateOrderWarnings` once every row has (the parallel path merges its workers').
+   * What the types step saw that a warning must name, filled as rows pass, for `typeWarnings` once
+   * every row has (the parallel path merges its workers').
    */
-  slashEvidence?: SlashEvidence;
+  typeEvidence?: TypeEvidence;
 }
 
-/** What date_time fields' slash dates showed, for the warnings given once every row has passed. */
-export interface SlashEvidence {
+/** What date_time and number fields' values showed, for the warnings given once every row has passed. Rows are data-row numbers counted from the part's first row. */
+export interface TypeEvidence {
   /** Fields read month-first: 'proved' (a value reads only month-first) or 'ambiguous' (every slash date reads either way). */
   monthFirst: Map<string, 'proved' | 'ambiguous'>;
   /** Fields read day-first: the first value that reads only month-first, its data-row number counted from the part's first row. */
   otherOrder: Map<string, { row: number; text: string }>;
+  /** Number fields: the first value that failed and reads as a decimal comma (`3,5`, `1.234,56`). */
+  decimalComma: Map<string, { row: number; text: string }>;
+  /** Number fields: the first value read with a separator a decimal-comma file uses the other way (`1,234`, `1.234`). */
+  grouped: Map<string, { row: number; text: string }>;
 }
 
 /** Evidence of no rows yet. */
-export function emptySlashEvidence(): SlashEvidence {
-  return { monthFirst: new Map(), otherOrder: new Map() };
+export function emptyTypeEvidence(): TypeEvidence {
+  return { monthFirst: new Map(), otherOrder: new Map(), decimalComma: new Map(), grouped: new Map() };
 }
 
 /** One engine step (engine.md "Steps, in this order"). */

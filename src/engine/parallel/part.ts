@@ -9,7 +9,7 @@ import { RejectOrderer, type Reject } from '../rejects.js';
 import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
-import { emptyReport, emptySlashEvidence, type Batch, type StepContext, type Table } from '../types.js';
+import { emptyReport, emptyTypeEvidence, type Batch, type StepContext, type Table } from '../types.js';
 import { CsvEncoder, rowFormat } from '../write/csv.js';
 import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
 import type { BatchData, DoneMessage, RuleOutcome, WorkerJob } from './protocol.js';
@@ -46,7 +46,7 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     // The run gives the warnings: it applies the same steps to the same columns.
     warn: () => {},
     rejects,
-    slashEvidence: emptySlashEvidence(),
+    typeEvidence: emptyTypeEvidence(),
   };
   const raw = await openCsvPart(job.path, job.display, job.forced, { lenient: job.lenient, report, onProgress: onBytes }, job.part);
   let rowsRead = 0;
@@ -116,7 +116,7 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
   }
   const last = [...(heldRejects ?? []), ...(takeRejects() ?? [])];
   if (last.length) yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: last } };
-  return { rows: rowsRead, report, slashEvidence: ctx.slashEvidence! };
+  return { rows: rowsRead, report, typeEvidence: ctx.typeEvidence! };
 }
 
 const EMPTY = new Uint8Array(0);

@@ -3,7 +3,7 @@ import type { PipelineSchema } from '../../contract/index.js';
 import type { CsvPart } from '../read/csv.js';
 import type { SlashOrders } from '../steps/types.js';
 import type { Reject } from '../rejects.js';
-import type { EngineConfig, Report, Row, SlashEvidence, Value } from '../types.js';
+import type { EngineConfig, Report, Row, TypeEvidence, Value } from '../types.js';
 
 /** What a worker is asked to do: read one part of the file and run the steps on it. */
 export interface WorkerJob {
@@ -82,8 +82,8 @@ export interface DoneMessage {
   type: 'done';
   rows: number;
   report: Report;
-  /** What the part's date columns showed (StepContext.slashEvidence; Maps cross threads whole), for the warnings. */
-  slashEvidence: SlashEvidence;
+  /** What the part's date and number columns showed (StepContext.typeEvidence; Maps cross threads whole), for the warnings. */
+  typeEvidence: TypeEvidence;
 }
 
 /** Any message a worker sends. */

@@ -18,7 +18,7 @@ import { Profiler, type ColumnProfile } from '../profile.js';
 import { csvFileOf, sniffCsvFile } from '../read/csv.js';
 import { activeRules, droppingRule, dropRows, type ActiveRule } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
-import { dataTypeOf, dateOrderWarnings, mergeSlashEvidence, scanSlashOrder, type SlashOrders } from '../steps/types.js';
+import { dataTypeOf, typeWarnings, mergeTypeEvidence, scanSlashOrder, type SlashOrders } from '../steps/types.js';
 import {
   emptyReport, REPORT_FIRST_ROWS, REPORT_TEXT_EXAMPLES, SAMPLE_ROWS,
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
@@ -235,13 +235,13 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     ctx.rejects?.release();
     const sampled = report.rowsIn;
     mergeReports(report, done);
-    if (ctx.slashEvidence) {
+    if (ctx.typeEvidence) {
       let offset = 0;
       for (const part of done) {
-        mergeSlashEvidence(ctx.slashEvidence, part.slashEvidence, offset);
+        mergeTypeEvidence(ctx.typeEvidence, part.typeEvidence, offset);
         offset += part.rows;
       }
-      for (const warning of dateOrderWarnings(ctx.slashEvidence)) ctx.warn(warning);
+      for (const warning of typeWarnings(ctx.typeEvidence)) ctx.warn(warning);
     }
     // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are added as a count.
     if (report.rowsIn > sampled) run.metadata.push({ rows: new Array<Row>(report.rowsIn - sampled), rowNumbers: [] });

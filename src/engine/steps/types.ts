@@ -7,7 +7,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
-import { emptySlashEvidence, ownsRows, type Batch, type EngineConfig, type Row, type SlashEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { emptyTypeEvidence, ownsRows, type Batch, type EngineConfig, type Row, type TypeEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { utcOffsetHours } from './units.js';
 
 /** The allowed data type a configured value names, ignoring case; `undefined` when none. */
@@ -31,6 +31,14 @@ function validate(config: EngineConfig): Map<string, DataType> {
 
 /** Rows a sequential run holds back while a date column's slash order is open, before it re-reads the input to decide. */
 export const SLASH_HOLD_ROWS = 32_768;
+
+/** A number column, and the first values a warning about decimal commas would name. */
+interface NumberColumn {
+  index: number;
+  field: string;
+  decimalComma?: { row: number; text: string };
+  grouped?: { row: number; text: string };
+}
 
 /** A date_time column: its slash order once decided (true: day-first), and what was seen. */
 interface DateColumn {
@@ -68,25 +76,28 @@ export function scanSlashOrder(column: { index: number; dayFirst: boolean | unde
 }
 
 /** Adds what a column read month-first showed to the run's evidence ('proved' wins over 'ambiguous'). */
-function addMonthFirst(evidence: SlashEvidence, field: string, seen: 'proved' | 'ambiguous'): void {
+function addMonthFirst(evidence: TypeEvidence, field: string, seen: 'proved' | 'ambiguous'): void {
   if (evidence.monthFirst.get(field) !== 'proved') evidence.monthFirst.set(field, seen);
 }
 
 /** Adds a later part's evidence (rows counted from its first row, `rowOffset` rows after the run's first). */
-export function mergeSlashEvidence(into: SlashEvidence, part: SlashEvidence, rowOffset: number): void {
+export function mergeTypeEvidence(into: TypeEvidence, part: TypeEvidence, rowOffset: number): void {
   for (const [field, seen] of part.monthFirst) addMonthFirst(into, field, seen);
-  for (const [field, first] of part.otherOrder) {
-    if (!into.otherOrder.has(field)) into.otherOrder.set(field, { row: first.row + rowOffset, text: first.text });
+  for (const key of ['otherOrder', 'decimalComma', 'grouped'] as const) {
+    for (const [field, first] of part[key]) {
+      if (!into[key].has(field)) into[key].set(field, { row: first.row + rowOffset, text: first.text });
+    }
   }
 }
 
 /**
- * The warnings of the slash-date rule, given once every row has passed (the two-thread path merges
- * its parts' evidence first): a day-first column holding a value that reads only month-first (the
- * first one named), and a month-first column whose every slash date read either way (`01/02/2024`),
- * a guess the user must hear about.
+ * The warnings of the types step, given once every row has passed (the two-thread path merges its
+ * parts' evidence first): a day-first column holding a value that reads only month-first (the
+ * first one named); a month-first column whose every slash date read either way (`01/02/2024`),
+ * a guess the user must hear about; a number column with decimal commas (`3,5`), which fail, and
+ * values such a file means otherwise (`1,234` read as 1234, `1.234` as 1.234).
  */
-export function dateOrderWarnings(evidence: SlashEvidence | undefined): string[] {
+export function typeWarnings(evidence: TypeEvidence | undefined): string[] {
   const warnings: string[] = [];
   for (const [field, { row, text }] of evidence?.otherOrder ?? []) {
     warnings.push(`Field "${field}" has slash dates read day-first (a first part is over 12) but row ${row} holds ${JSON.stringify(text)}, which only reads month-first; such values are missing and counted as coercion failures. Write the column's dates in one order.`);
@@ -94,6 +105,11 @@ export function dateOrderWarnings(evidence: SlashEvidence | undefined): string[]
   for (const [field, seen] of evidence?.monthFirst ?? []) {
     if (seen !== 'ambiguous') continue;
     warnings.push(`Field "${field}" has slash dates that all read either way (such as 01/02/2024), so they were read month-first (MM/DD/YYYY); if they are day-first, write them as YYYY-MM-DD before the import.`);
+  }
+  for (const [field, { row, text }] of evidence?.decimalComma ?? []) {
+    const grouped = evidence?.grouped.get(field);
+    const misread = grouped ? ` Row ${grouped.row}'s ${JSON.stringify(grouped.text)} was read as ${parseNumber(grouped.text)}, which is not what it means there.` : '';
+    warnings.push(`Field "${field}" has numbers written with a decimal comma (row ${row}: ${JSON.stringify(text)}), which the number type does not read: such values are missing and counted as coercion failures.${misread} Write the column's numbers with a decimal point (1234.5) before the import.`);
   }
   return warnings;
 }
@@ -113,6 +129,17 @@ export class SlashOrderUnknown extends Error {}
  * Converts a number column's value; `undefined` means "failed" (counted by the caller). An integer
  * a double cannot hold (a 19-digit id) fails too: rounding it would change the value in silence.
  */
+/** A number written with a decimal comma (`3,5`, `-12,50`, `1.234,56`, `€ 1.234,5`): the number type does not read it. */
+const DECIMAL_COMMA = /^\s*[-+]?[$€£¥]?\s*(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*%?\s*$/;
+/** A number whose one kind of separator sits before groups of three (`1,234`, `1.234`): a decimal-comma file means it the other way. */
+const GROUPED = /^[-+]?\d{1,3}(?:(?:,\d{3})+|(?:\.\d{3})+)$/;
+
+/** Whether a value read as a number may mean another one in a decimal-comma file; the first test is cheap, for the hot path. */
+function isGrouped(text: string): boolean {
+  const separator = text.charCodeAt(text.length - 4);
+  return (separator === 44 || separator === 46) && GROUPED.test(text);
+}
+
 function toNumber(value: Value): number | null | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (value === null || isMissing(value)) return null;
@@ -155,7 +182,7 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         if (type && !resolved.has(field)) resolved.set(field, type);
       }
       const outTypes = input.types.slice();
-      const numberColumns: { index: number; field: string }[] = [];
+      const numberColumns: NumberColumn[] = [];
       const textColumns: number[] = [];
       const dateColumns: DateColumn[] = [];
       input.columns.forEach((field, index) => {
@@ -190,20 +217,25 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
       /** Notes once per column the first value proving month-first that failed in a day-first column (warned at the end). */
       const warnOtherOrder = (column: DateColumn, text: string, rowNumber: number): void => {
         column.warned = true;
-        const evidence = ctx.slashEvidence ?? emptySlashEvidence();
+        const evidence = ctx.typeEvidence ?? emptyTypeEvidence();
         if (!evidence.otherOrder.has(column.field)) evidence.otherOrder.set(column.field, { row: rowNumber, text });
-        if (!ctx.slashEvidence) for (const warning of dateOrderWarnings(evidence)) ctx.warn(warning);
+        if (!ctx.typeEvidence) for (const warning of typeWarnings(evidence)) ctx.warn(warning);
       };
 
       const convertRow = (row: Row, rowNumber: number, inPlace: boolean): Row => {
         const out = inPlace ? row : row.slice();
-        for (const { index, field } of numberColumns) {
-          const n = toNumber(out[index] ?? null);
+        for (const column of numberColumns) {
+          const { index, field } = column;
+          const original = out[index];
+          const n = toNumber(original ?? null);
           if (n === undefined) {
-            const original = out[index];
             out[index] = null;
             countFailure(field, 'number', original, rowNumber, out);
-          } else out[index] = n;
+            if (!column.decimalComma && typeof original === 'string' && DECIMAL_COMMA.test(original)) column.decimalComma = { row: rowNumber, text: original };
+          } else {
+            if (!column.grouped && typeof original === 'string' && isGrouped(original)) column.grouped = { row: rowNumber, text: original };
+            out[index] = n;
+          }
         }
         for (const column of dateColumns) {
           const v = out[column.index];
@@ -269,10 +301,15 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         // End of input with no day-first value: month-first.
         for (const column of dateColumns) if (column.dayFirst === undefined) column.dayFirst = false;
         for (const h of held) yield convertBatch(h);
+        for (const column of numberColumns) {
+          if (!ctx.typeEvidence) break;
+          if (column.decimalComma) ctx.typeEvidence.decimalComma.set(column.field, column.decimalComma);
+          if (column.grouped) ctx.typeEvidence.grouped.set(column.field, column.grouped);
+        }
         for (const column of dateColumns) {
-          if (column.dayFirst || !ctx.slashEvidence) continue;
-          if (column.monthFirst) addMonthFirst(ctx.slashEvidence, column.field, 'proved');
-          else if (column.sawSlash) addMonthFirst(ctx.slashEvidence, column.field, 'ambiguous');
+          if (column.dayFirst || !ctx.typeEvidence) continue;
+          if (column.monthFirst) addMonthFirst(ctx.typeEvidence, column.field, 'proved');
+          else if (column.sawSlash) addMonthFirst(ctx.typeEvidence, column.field, 'ambiguous');
         }
       }
       return { columns: input.columns, types: outTypes, batches: batches() };
