@@ -18,7 +18,9 @@ export type StartMetadata = Pick<StartWebhookBody, 'dataLength' | 'inputColumns'
 export class MetadataCollector {
   private rows = 0;
   private readonly limit: number;
-  private readonly distinct: Set<string>[];
+  /** Each column's distinct values until the sample is complete; then only their counts are kept (held, the values are some 100k strings). */
+  private distinct: Set<string>[] | undefined;
+  private distinctCounts: number[] | undefined;
   private readonly missing: number[][];
 
   constructor(private readonly sourceName: string, private readonly columns: string[], opts: { full: boolean }) {
@@ -35,6 +37,7 @@ export class MetadataCollector {
     if (start >= this.limit) return;
     const end = Math.min(rows.length, this.limit - start);
     const width = this.columns.length;
+    const distinct = this.distinct!;
     for (let r = 0; r < end; r++) {
       const row = rows[r];
       const index = start + r; // 0-based data-row index: the header is not a row
@@ -42,8 +45,12 @@ export class MetadataCollector {
         const value = row[c];
         if (isMissing(value)) this.missing[c].push(index);
         // Values are compared as written (no trimming or case folding).
-        else this.distinct[c].add(typeof value === 'string' ? value : String(value));
+        else distinct[c].add(typeof value === 'string' ? value : String(value));
       }
+    }
+    if (this.rows >= this.limit) {
+      this.distinctCounts = distinct.map((values) => values.size);
+      this.distinct = undefined;
     }
   }
 
@@ -52,7 +59,7 @@ export class MetadataCollector {
     const considered = Math.min(this.rows, this.limit);
     // Keyed by column names, which may be `__proto__` or `"1962"`: kept as own keys in column order.
     const uniqueRatio = keyedObject(this.columns.map((column, c): [string, number] =>
-      [column, considered === 0 ? 0 : Math.round((this.distinct[c].size / considered) * 10_000) / 10_000]));
+      [column, considered === 0 ? 0 : Math.round(((this.distinctCounts?.[c] ?? this.distinct![c].size) / considered) * 10_000) / 10_000]));
     const missingRowIndices = keyedObject(this.columns.map((column, c): [string, number[]] => [column, [...this.missing[c]]]));
     return {
       dataLength: { [this.sourceName]: this.rows },

@@ -1,8 +1,9 @@
 /**
- * A set of numbers in typed arrays (open addressing, linear probing): 32-bit integers, the usual
- * ids, take 4-8 bytes each in an Int32Array, other numbers 8-16 in a Float64Array, instead of the
- * ~80 a `Set<number>` costs, which keeps duplicate detection over a million-row file within the
- * engine's memory budget (a million ids: 8 MiB, where one Float64Array and a flag array took 18).
+ * A set of numbers in typed arrays instead of the ~80 bytes per value a `Set<number>` costs, which
+ * keeps duplicate detection over a million-row file within the engine's memory budget. Integer
+ * ids, the usual key, mostly run from 0 or 1 upwards: those below a limit take one bit each in a
+ * bitmap (a million ids: 128 KiB); other 32-bit integers go to an Int32Array and every other
+ * number to a Float64Array (open addressing, linear probing: 5-11 and 11-21 bytes per value).
  */
 
 const scratch = new Float64Array(1);
@@ -11,15 +12,22 @@ const halves = new Uint32Array(scratch.buffer);
 /** Grown at three quarters full: linear probing stays short at this load for the dedupe step. */
 const MAX_LOAD = 0.75;
 
+/** The bitmap's first size in 32-bit words: values 0 to 32767. */
+const FIRST_WORDS = 1024;
+/** The bitmap grows to take a larger integer while it stays within this many bytes per value held. */
+const BITMAP_BYTES_PER_VALUE = 2;
+
 /** A set of numbers that only grows. */
 export class NumberSet {
-  /** 32-bit integers other than 0; 0 marks an empty slot. */
+  /** Integers from 0 (-0 is 0, as in a Set) to `bits.length * 32 - 1`, one bit each. */
+  private bits = new Int32Array(FIRST_WORDS);
+  private bitCount = 0;
+  /** Other 32-bit integers (never 0); 0 marks an empty slot. */
   private ints: Int32Array;
   private intCount = 0;
   /** Every other number but NaN; NaN marks an empty slot (made on first use). */
   private others: Float64Array | undefined;
   private otherCount = 0;
-  private hasZero = false;
   private hasNaN = false;
 
   constructor(capacity = 1024) {
@@ -28,15 +36,18 @@ export class NumberSet {
 
   /** How many values are in the set. */
   get size(): number {
-    return this.intCount + this.otherCount + (this.hasZero ? 1 : 0) + (this.hasNaN ? 1 : 0);
+    return this.bitCount + this.intCount + this.otherCount + (this.hasNaN ? 1 : 0);
   }
 
   /** Adds `value`; returns false when it was already there. */
   add(value: number): boolean {
     if ((value | 0) === value) {
-      if (value === 0) { // -0 and 0 are one value, as in a Set
-        if (this.hasZero) return false;
-        this.hasZero = true;
+      if (value >= 0 && (value >>> 5 < this.bits.length || this.growBits(value))) {
+        const word = value >>> 5;
+        const bit = 1 << (value & 31);
+        if (this.bits[word] & bit) return false;
+        this.bits[word] |= bit;
+        this.bitCount++;
         return true;
       }
       const ints = this.ints;
@@ -70,7 +81,7 @@ export class NumberSet {
   /** Whether `value` is in the set. */
   has(value: number): boolean {
     if ((value | 0) === value) {
-      if (value === 0) return this.hasZero;
+      if (value >= 0 && value >>> 5 < this.bits.length) return (this.bits[value >>> 5] & (1 << (value & 31))) !== 0;
       const ints = this.ints;
       const mask = ints.length - 1;
       for (let i = intHash(value) & mask, k = ints[i]; k !== 0; i = (i + 1) & mask, k = ints[i]) if (k === value) return true;
@@ -82,6 +93,45 @@ export class NumberSet {
     const mask = others.length - 1;
     for (let i = doubleHash(value) & mask, k = others[i]; k === k; i = (i + 1) & mask, k = others[i]) if (k === value) return true;
     return false;
+  }
+
+  /**
+   * Grows the bitmap to hold `value` when it then stays within BITMAP_BYTES_PER_VALUE bytes per
+   * value held (dense ids; sparse ones go to the hash table); the integers it comes to cover move
+   * into it. Returns whether it grew.
+   */
+  private growBits(value: number): boolean {
+    let words = this.bits.length * 2;
+    while (value >>> 5 >= words) words *= 2;
+    if (words * 4 > BITMAP_BYTES_PER_VALUE * (this.size + FIRST_WORDS * 16)) return false;
+    const bits = new Int32Array(words);
+    bits.set(this.bits);
+    this.bits = bits;
+    if (this.intCount === 0) return true;
+    // Integers of the hash table that the bitmap now covers move into it; the table is rebuilt without them.
+    const old = this.ints;
+    const limit = words * 32;
+    let kept = 0;
+    for (let j = 0; j < old.length; j++) {
+      const v = old[j];
+      if (v === 0) continue;
+      if (v > 0 && v < limit) {
+        bits[v >>> 5] |= 1 << (v & 31);
+        this.bitCount++;
+      } else kept++;
+    }
+    const ints = new Int32Array(tableSize(Math.max(kept, 1024)));
+    const mask = ints.length - 1;
+    for (let j = 0; j < old.length; j++) {
+      const v = old[j];
+      if (v === 0 || (v > 0 && v < limit)) continue;
+      let i = intHash(v) & mask;
+      while (ints[i] !== 0) i = (i + 1) & mask;
+      ints[i] = v;
+    }
+    this.ints = ints;
+    this.intCount = kept;
+    return true;
   }
 }
 

@@ -29,6 +29,22 @@ describe('NumberSet', () => {
     expect(s.has(2 ** 53 + 2)).toBe(false);
   });
 
+  it('finds an integer held before the dense ids around it grew the bitmap over it', () => {
+    const s = new NumberSet();
+    const reference = new Set<number>();
+    const wrong: number[] = [];
+    const add = (v: number) => {
+      if (s.add(v) !== !reference.has(v)) wrong.push(v);
+      reference.add(v);
+    };
+    for (const v of [1_000_000, 50_000, 2 ** 31 - 1, -5]) add(v);
+    for (let i = 0; i < 1_200_000; i += 1 + (i % 3)) add(i);
+    for (const v of [1_000_000, 50_000, 2 ** 31 - 1, -5, 1_199_999, 1_200_001]) add(v);
+    expect(wrong).toEqual([]);
+    expect(s.size).toBe(reference.size);
+    expect([...reference].filter((v) => !s.has(v))).toEqual([]);
+  });
+
   it('treats -0 and 0 as one value', () => {
     const s = new NumberSet();
     expect(s.add(0)).toBe(true);
