@@ -189,7 +189,7 @@ export function serveCommand(deps: Deps, run = serve): Command {
     .option('--webhook-backoff <ms>', 'wait before the first retry; doubles with each retry', '1000')
     .option('--webhook-timeout <ms>', 'time-out of each webhook attempt (answer included)', '10000')
     .option('--webhook-allow <hosts>', 'hosts webhooks may go to, comma-separated (host, *.domain, host:port); default: any http(s) URL')
-    .option('--worker-memory <MiB>', 'heap limit of each engine worker thread', '2048')
+    .option('--worker-memory <MiB>', 'heap limit of each engine worker thread', '1024')
     .action(async (o: {
       host: string; port: string; dataDir?: string; schema?: string; scripts?: string; apiKeyFile?: string; maxUpload: string; maxJsonData: string; jobTimeout: string;
       webhookAttempts: string; webhookBackoff: string; webhookTimeout: string; webhookAllow?: string; workerMemory: string;
