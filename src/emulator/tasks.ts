@@ -3,12 +3,11 @@
  * (off the event loop that answers requests) or, when running from TypeScript sources in tests,
  * in the same thread. Every input and result here is structured-clonable.
  */
-import type { DataType } from '../contract/index.js';
 import { analyzeJob, runJob, suggestJob, type JobSetup } from '../engine/pipeline.js';
 import { stat } from 'node:fs/promises';
 import { googleSheetSource } from '../engine/read/google-sheet.js';
 import { openInput } from '../engine/read/index.js';
-import { inferDataType } from '../engine/suggest.js';
+import { columnTypeFits } from '../engine/suggest.js';
 import { SAMPLE_ROWS, type InputSource, type Row } from '../engine/types.js';
 import type { AnalyzeResult, RunTaskResult, SetupSpec, SuggestResult, Task, TaskResult } from './task-protocol.js';
 import type { ColumnTypes } from './updates.js';
@@ -78,10 +77,8 @@ function sameList(a: string[], b: string[]): boolean {
 
 /** Per column: the inferred type, and the share of values that fit number and date_time. */
 function profile(rows: Row[], columns: string[]): ColumnTypes {
+  const fits = columnTypeFits(rows, columns.length);
   const out: ColumnTypes = {};
-  columns.forEach((column, i) => {
-    const fit = (type: DataType) => inferDataType(rows, i, type).confidence;
-    out[column] = { inferred: inferDataType(rows, i), fit: { number: fit('number'), date_time: fit('date_time') } };
-  });
+  columns.forEach((column, i) => { out[column] = fits[i]; });
   return out;
 }

@@ -116,6 +116,17 @@ export function inferDataType(sample: Row[], column: number, schemaType?: DataTy
   return suggestDataType(profileColumns(sample, [column])[0], schemaType);
 }
 
+/**
+ * Every column's inferred type and the share of its values that fit number and date_time, from
+ * one pass over the sample: what inferDataType gives for each column and type, at a third of the cost.
+ */
+export function columnTypeFits(sample: Row[], width: number): { inferred: { dataType: DataType; confidence: number }; fit: { number: number; date_time: number } }[] {
+  return profileColumns(sample, Array.from({ length: width }, (_, i) => i)).map((stats) => ({
+    inferred: suggestDataType(stats, undefined),
+    fit: { number: suggestDataType(stats, 'number').confidence, date_time: suggestDataType(stats, 'date_time').confidence },
+  }));
+}
+
 function suggestDataType(stats: TypeStats, schemaType: DataType | undefined): { dataType: DataType; confidence: number } {
   const share = (count: number) => (stats.nonMissing === 0 ? 1 : count / stats.nonMissing);
   if (schemaType) {
