@@ -27,6 +27,12 @@ export interface XmlHandler {
   text(text: string): void;
   /** Whether the text at this point is wanted: other text is skipped without being decoded. */
   readonly wantsText: boolean;
+  /**
+   * Set after a `close`: the rest of the current `row` is not needed (its count is known). The
+   * scanner then jumps to the row's close tag when no comment, CDATA or processing instruction
+   * lies between (where a `</row>` could hide); the skipped elements are not checked.
+   */
+  readonly skipsRow?: boolean;
 }
 
 const LT = 0x3c;
@@ -35,6 +41,13 @@ const SLASH = 0x2f;
 const AMP = 0x26;
 const CR = 0x0d;
 const REST_LIMIT = 64 * 1024 * 1024;
+
+/** Whether `b` holds the bytes of `word` (ASCII) at `start`. */
+export function hasWordAt(b: Buffer, start: number, word: string): boolean {
+  if (start + word.length > b.length) return false;
+  for (let i = 0; i < word.length; i++) if (b[start + i] !== word.charCodeAt(i)) return false;
+  return true;
+}
 
 /** Whether a byte is XML white space. */
 function isSpace(c: number): boolean {
@@ -75,8 +88,7 @@ export class Attributes {
 
   /** The attribute's value as text: entities decoded, white space normalised as XML attribute values are. */
   text(letter: number): string {
-    const raw = this.bytes.toString('utf8', this.start[letter], this.end[letter]);
-    return decodeEntities(raw.replace(/\r\n|[\t\n\r]/g, ' '), (reason) => { throw new BookError(`${reason} in an attribute`); });
+    return attributeText(this.bytes, this.start[letter], this.end[letter]);
   }
 
   /** Whether the value's bytes are all plain (no entity, no white space to normalise). */
@@ -88,6 +100,12 @@ export class Attributes {
     }
     return true;
   }
+}
+
+/** The text of an attribute value in `bytes[start, end)`: entities decoded, white space normalised. */
+export function attributeText(bytes: Buffer, start: number, end: number): string {
+  const raw = bytes.toString('utf8', start, end);
+  return decodeEntities(raw.replace(/\r\n|[\t\n\r]/g, ' '), (reason) => { throw new BookError(`${reason} in an attribute`); });
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -139,6 +157,14 @@ function nameCode(b: Buffer, start: number, end: number): number {
   }
 }
 
+/** Where the next `<!` or `<?` in `b` from `p` starts, or `b.length`. */
+function nextSpecialOf(b: Buffer, p: number): number {
+  const bang = b.indexOf('<!', p);
+  const question = b.indexOf('<?', p);
+  if (bang < 0) return question < 0 ? b.length : question;
+  return question < 0 || bang < question ? bang : question;
+}
+
 /** Where a DOCTYPE whose name starts at `p` ends (after its `>`, past quoted text and an internal subset), or -1 when not in `b`. */
 function doctypeEnd(b: Buffer, p: number): number {
   let quote = 0;
@@ -163,6 +189,13 @@ export class XmlScanner {
   private depth = 0;
   private rest: Buffer = Buffer.alloc(0);
   private started = false;
+  /** The close tag of the last `row` opened (`</row>`, `</x:row>`) and the hash of its name. */
+  private rowClose = Buffer.from('</row>');
+  private rowHash = 0;
+  /** The depth inside the last `row` opened, where its close tag can be skipped to. */
+  private rowDepth = -1;
+  /** Where the next `<!` or `<?` of the current buffer starts (its length when none; -1 not yet searched). */
+  private nextSpecial = -1;
 
   constructor(private readonly part: string, private readonly handler: XmlHandler) {}
 
@@ -193,11 +226,21 @@ export class XmlScanner {
     if (this.depth > 0) this.fail(`it ends with ${this.depth} element${this.depth === 1 ? '' : 's'} left open`);
   }
 
+  /** Where the current row's close tag starts, when it can be skipped to safely; else `p`. */
+  private skipRow(b: Buffer, p: number): number {
+    if (this.depth !== this.rowDepth) return p;
+    const close = b.indexOf(this.rowClose, p);
+    if (close < 0) return p;
+    if (this.nextSpecial < p) this.nextSpecial = nextSpecialOf(b, p);
+    return close < this.nextSpecial ? close : p;
+  }
+
   /** Scans complete tags and text of `b`; returns where the first incomplete one starts. */
   private scan(b: Buffer): number {
     const handler = this.handler;
     const end = b.length;
     let p = 0;
+    this.nextSpecial = -1;
     while (p < end) {
       if (b[p] !== LT) {
         // Text up to the next tag.
@@ -215,7 +258,7 @@ export class XmlScanner {
             else if (c > 0x7f) ascii = false;
           }
           if (q === end) return p;
-          let text = b.toString(ascii ? 'latin1' : 'utf8', p, q);
+          let text = ascii ? b.toString('latin1', p, q) : b.toString('utf8', p, q);
           if (special) text = decodeEntities(text.replace(/\r\n?/g, '\n'), this.fail);
           handler.text(text);
           p = q;
@@ -246,6 +289,7 @@ export class XmlScanner {
         if (this.stack[--this.depth] !== hash) this.fail(`the close tag </${b.toString('utf8', p + 2, nameEnd)}> does not match the element open`);
         handler.close(nameCode(b, p + 2, nameEnd));
         p = q + 1;
+        if (handler.skipsRow) p = this.skipRow(b, p);
         continue;
       }
       if (c1 === 0x3f) {
@@ -263,14 +307,14 @@ export class XmlScanner {
           p = q + 3;
           continue;
         }
-        if (b.toString('latin1', p, p + 9) === '<![CDATA[') {
+        if (hasWordAt(b, p, '<![CDATA[')) {
           const q = b.indexOf(']]>', p + 9);
           if (q < 0) return p;
           if (handler.wantsText && this.depth > 0) handler.text(b.toString('utf8', p + 9, q).replace(/\r\n?/g, '\n'));
           p = q + 3;
           continue;
         }
-        if (b.toString('latin1', p, p + 9) === '<!DOCTYPE') {
+        if (hasWordAt(b, p, '<!DOCTYPE')) {
           // Skipped, as saxes did: its entity declarations were never used either.
           const q = doctypeEnd(b, p + 9);
           if (q < 0) return p;
@@ -318,8 +362,10 @@ export class XmlScanner {
         if (q >= end) return p;
         const quote = b[q];
         if (quote !== 0x22 && quote !== 0x27) this.fail('an attribute value without quotes');
-        const valueEnd = b.indexOf(quote, q + 1);
-        if (valueEnd < 0) return p;
+        // Values are short (`A1`, `s`): a loop beats a call to indexOf.
+        let valueEnd = q + 1;
+        while (valueEnd < end && b[valueEnd] !== quote) valueEnd++;
+        if (valueEnd >= end) return p;
         if (wantsAttributes && attributeEnd === attributeStart + 1 && b[attributeStart] < 128) this.attributes.set(b[attributeStart], q + 1, valueEnd);
         q = valueEnd + 1;
       }
@@ -329,12 +375,18 @@ export class XmlScanner {
         this.stack = grown;
       }
       this.stack[this.depth++] = hash;
+      if (name === Name.Row && hash !== this.rowHash) {
+        this.rowHash = hash;
+        this.rowClose = Buffer.concat([Buffer.from('</'), b.subarray(p + 1, nameEnd), Buffer.from('>')]);
+      }
+      if (name === Name.Row) this.rowDepth = this.depth;
       handler.open(name, this.attributes);
       if (closed) {
         this.depth--;
         handler.close(name);
       }
       p = q;
+      if (closed && handler.skipsRow) p = this.skipRow(b, p);
     }
     return p;
   }

@@ -59,6 +59,25 @@ describe('XLSX part scanner', () => {
     expect(events(xml, 5)).toEqual(['<Other>', '<Row>', '<C>', '<V>', '"1"', '</V>', '</C>', '</Row>', '</Other>']);
   });
 
+  it('skips the rest of a row when asked, but not past a comment, CDATA or processing instruction', () => {
+    const seen: string[] = [];
+    let skipsRow = false;
+    const scanner = new XmlScanner('xl/worksheets/sheet1.xml', {
+      wantsText: false,
+      get skipsRow() { return skipsRow; },
+      open(name: number, a: Attributes) {
+        if (name === Name.Row) skipsRow = false;
+        if (name === Name.C) seen.push(a.text(0x72));
+      },
+      close(name: number) { if (name === Name.C) skipsRow = true; },
+      text() {},
+    });
+    scanner.write(Buffer.from('<sheetData><x:row><c r="A1"/><c r="B1"><v>1</v></c></x:row><row><c r="A2"/><!-- </row> --><c r="B2"/><c r="C2"/></row>'
+      + '<row><c r="A3"><is><t>x</t></is></c><c r="B3"/></row></sheetData>'));
+    scanner.end();
+    expect(seen).toEqual(['A1', 'A2', 'B2', 'A3']);
+  });
+
   it('fails on XML that is not well-formed, naming the part', () => {
     expect(failure('<row><c><v>1</c></v></row>')).toBe('its part xl/worksheets/sheet1.xml is not well-formed XML (the close tag </c> does not match the element open)');
     expect(failure('<row><c><v>1</v></c>')).toBe('its part xl/worksheets/sheet1.xml is not well-formed XML (it ends with 1 element left open)');
