@@ -1,7 +1,8 @@
 /**
  * The parts of an XLSX workbook (ECMA-376), read with a ZIP library (yauzl, random access: any
- * part in any order, no temporary files) and a streaming XML parser (saxes): the sheet list with
- * true names from the workbook and its relationships (relative or absolute targets), shared
+ * part in any order, no temporary files), node:zlib for inflating, a streaming XML parser (saxes)
+ * for the small parts and a purpose-built scanner (xlsx-xml.ts) for the big ones: the sheet list
+ * with true names from the workbook and its relationships (relative or absolute targets), shared
  * strings (rich-text runs joined, phonetic runs left out), the date formats of the cell styles,
  * and the cells of one worksheet, row by row.
  *
@@ -13,10 +14,14 @@
  */
 import { posix } from 'node:path';
 import { TextDecoder } from 'node:util';
-import type { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import type { SaxesParser, SaxesTagPlain } from 'saxes';
 import type { Entry, ZipFile } from 'yauzl';
+import { isMissing } from '../missing.js';
 import { formatDate, parseDate } from '../parse.js';
+import { Name, XmlScanner, attributeText, hasWordAt, type Attributes, type XmlHandler } from './xlsx-xml.js';
 
 type Yauzl = typeof import('yauzl');
 type Saxes = typeof import('saxes');
@@ -54,10 +59,18 @@ export interface Book {
   sheets: BookSheet[];
   /** Reads one sheet's rows: each row's 1-based number and its cells (0-based, dense up to the last present cell). */
   rows(sheet: BookSheet, onBytes?: (bytes: number) => void, strict?: Strictness): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
+  /**
+   * Reads one sheet leniently for listing it: its first row with a present (not missing) value,
+   * whole, and how many rows after it have one. Faster than `rows`: once a row has a present
+   * value, the rest of it is skipped unread.
+   */
+  summary(sheet: BookSheet): Promise<{ first: CellValue[] | undefined; count: number }>;
   close(): void;
 }
 
 const DAY_MS = 86_400_000;
+/** Bytes read and inflated at a time (see PartReader.open). */
+const CHUNK = 256 * 1024;
 
 /** Excel's built-in number formats that show dates or times (ids 14-22, 45-47, and the East Asian 27-36, 50-58). */
 function isBuiltInDate(id: number): boolean {
@@ -78,9 +91,74 @@ export function serialText(serial: number, date1904: boolean): string | null {
   // shifts serials 1-59 by one day, as openpyxl and pandas read them.
   const days = date1904 ? serial + 1462 : serial < 60 && serial >= 1 ? serial + 1 : serial;
   const ms = Math.round((days - 25_569) * DAY_MS / 1000) * 1000;
+  if (ms >= YEAR_0 && ms < YEAR_10000) return isoText(ms);
   const date = new Date(ms);
   if (!Number.isFinite(date.getTime())) return null;
   return date.toISOString().slice(0, 19);
+}
+
+const YEAR_0 = -62_167_219_200_000; // 0000-01-01
+const YEAR_10000 = 253_402_300_800_000; // 10000-01-01
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+
+/**
+ * `Date#toISOString().slice(0, 19)` of a time in years 0000-9999 whole to the second, by
+ * arithmetic: a large sheet has a date in every row, and a Date per cell was a tenth of the read.
+ */
+function isoText(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  let seconds = (ms - day * DAY_MS) / 1000;
+  // Days since 1970-01-01 to a civil date (proleptic Gregorian, as Date uses).
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const hours = Math.floor(seconds / 3600);
+  seconds -= hours * 3600;
+  const minutes = Math.floor(seconds / 60);
+  seconds -= minutes * 60;
+  return `${TWO_DIGITS[Math.floor(y / 100)]}${TWO_DIGITS[y % 100]}-${TWO_DIGITS[m]}-${TWO_DIGITS[d]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}`;
+}
+
+/**
+ * Whether `text` is already what `String(Number(text))` gives: a plain decimal (`-12.5`, `1000001`)
+ * without leading zeros, trailing fraction zeros or exponent, of at most 15 significant digits (so
+ * it is the shortest text of its double) and not so small that JavaScript writes it with `e-7`.
+ */
+export function isShortestNumberText(text: string): boolean {
+  const n = text.length;
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  if (i >= n) return false;
+  const first = text.charCodeAt(i);
+  let digits = 0;
+  if (first === 48) {
+    i++;
+    if (i === n) return n === 1; // "0" yes, "-0" is "0"
+  } else {
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      digits++;
+    }
+    if (digits === 0) return false;
+    if (i === n) return digits <= 15;
+  }
+  if (text.charCodeAt(i) !== 46 || i + 1 === n) return false;
+  i++;
+  let leadingZeros = 0;
+  if (digits === 0) while (i < n && text.charCodeAt(i) === 48) { leadingZeros++; i++; }
+  if (leadingZeros > 5) return false;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+    digits++;
+  }
+  return digits > 0 && digits <= 15 && text.charCodeAt(n - 1) !== 48;
 }
 
 /** Decodes the `_xHHHH_` escapes of ECMA-376 strings (`_x000D_` is a carriage return; `_x005F_` an underscore). */
@@ -115,11 +193,12 @@ export async function openBook(path: string): Promise<Book> {
   });
   try {
     const entries = await listEntries(zip);
-    const reader = new PartReader(zip, entries, saxes);
+    const reader = new PartReader(path, zip, entries, saxes);
     const book = await readBookModel(reader);
     return {
       sheets: book.sheets,
       rows: (sheet, onBytes, strict) => sheetRows(reader, sheet, book, onBytes, strict),
+      summary: (sheet) => sheetSummary(reader, sheet, book),
       close: () => zip.close(),
     };
   } catch (error) {
@@ -144,21 +223,41 @@ function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
 
 /** Reads parts of the package as XML events. */
 class PartReader {
-  constructor(private readonly zip: ZipFile, private readonly entries: Map<string, Entry>, private readonly saxes: Saxes) {}
+  constructor(private readonly path: string, private readonly zip: ZipFile, private readonly entries: Map<string, Entry>, private readonly saxes: Saxes) {}
 
   has(part: string): boolean {
     return this.entries.has(part.toLowerCase());
   }
 
-  /** A part's decompressed bytes as a stream. */
-  open(part: string): Promise<{ stream: Readable; ratio: number }> {
+  /**
+   * A part's decompressed bytes as a stream. yauzl finds the part's data; it is read here in 256 KiB
+   * reads (yauzl reads 16 KiB at a time) and inflated with node:zlib in 256 KiB chunks (yauzl's
+   * inflate hands out 16 KiB chunks through one more stream that only counts them): half the CPU
+   * time of inflating a large sheet, which runs on the thread pool beside the scan. (1 MiB chunks
+   * cost no less CPU and 50 MiB more peak RSS.) The size is checked against the ZIP directory, as
+   * yauzl did.
+   */
+  async open(part: string): Promise<{ stream: AsyncIterable<Buffer>; ratio: number; close(): void }> {
     const entry = this.entries.get(part.toLowerCase());
-    if (!entry) return Promise.reject(new BookError(`its part ${part} is missing`));
-    return new Promise((resolve, reject) => {
-      // Progress is in file bytes: decompressed bytes times the part's compression ratio.
-      const ratio = entry.uncompressedSize > 0 ? entry.compressedSize / entry.uncompressedSize : 1;
-      this.zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve({ stream, ratio })));
-    });
+    if (!entry) throw new BookError(`its part ${part} is missing`);
+    if (entry.isEncrypted()) throw new BookError(`its part ${part} is encrypted`);
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new BookError(`its part ${part} uses compression method ${entry.compressionMethod}, which cannot be read`);
+    const { fileDataStart } = await this.zip.readLocalFileHeaderPromise(entry, { minimal: true });
+    // Progress is in file bytes: decompressed bytes times the part's compression ratio.
+    const ratio = entry.uncompressedSize > 0 ? entry.compressedSize / entry.uncompressedSize : 1;
+    const raw = entry.compressedSize === 0
+      ? Readable.from([])
+      : createReadStream(this.path, { start: fileDataStart, end: fileDataStart + entry.compressedSize - 1, highWaterMark: CHUNK });
+    // Node hands stream options on to the Transform (its types leave them out): up to 1 MiB
+    // inflated ahead, so inflating on the thread pool overlaps scanning on this thread.
+    const options = { chunkSize: CHUNK, readableHighWaterMark: 4 * CHUNK };
+    const inflate = entry.compressionMethod === 8 ? createInflateRaw(options) : undefined;
+    if (inflate) {
+      raw.on('error', (e: Error) => inflate.destroy(e));
+      raw.pipe(inflate);
+    }
+    const stream = inflate ?? raw;
+    return { stream: checkedSize(stream, entry.uncompressedSize, part), ratio, close: () => { raw.destroy(); inflate?.destroy(); } };
   }
 
   /** A new XML parser (no namespaces: names keep their prefixes, which localName drops). */
@@ -173,7 +272,7 @@ class PartReader {
 
   /** Parses a part chunk by chunk, yielding after each chunk so a caller can hand on what the handlers collected. */
   async *parseStream(part: string, handlers: PartHandlers, onBytes?: (bytes: number) => void): AsyncGenerator<void> {
-    const { stream, ratio } = await this.open(part);
+    const { stream, ratio, close } = await this.open(part);
     const parser = this.parser();
     parser.on('opentag', (tag: SaxesTagPlain) => handlers.open?.(localName(tag.name), tag.attributes as Record<string, string>));
     parser.on('closetag', (tag: SaxesTagPlain) => handlers.close?.(localName(tag.name)));
@@ -197,9 +296,38 @@ class PartReader {
       parser.close();
       if (failure) throw new BookError(`its part ${part} is not well-formed XML (${failure.message.split('\n')[0]})`);
     } finally {
-      stream.destroy();
+      close();
     }
   }
+
+  /** Scans a large part (a worksheet, the shared strings) with the purpose-built scanner, yielding after each chunk. */
+  async *scan(part: string, handler: XmlHandler, onBytes?: (bytes: number) => void): AsyncGenerator<void> {
+    const { stream, ratio, close } = await this.open(part);
+    const scanner = new XmlScanner(part, handler);
+    let bytes = 0;
+    try {
+      for await (const chunk of stream) {
+        bytes += chunk.length;
+        scanner.write(chunk);
+        onBytes?.(Math.round(bytes * ratio));
+        yield;
+      }
+      scanner.end();
+    } finally {
+      close();
+    }
+  }
+}
+
+/** The stream's chunks, failing when their total is not the size the ZIP directory gives. */
+async function* checkedSize(stream: AsyncIterable<Buffer>, size: number, part: string): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > size) throw new BookError(`its part ${part} is longer than the ZIP directory says (damaged)`);
+    yield chunk;
+  }
+  if (total < size) throw new BookError(`its part ${part} is shorter than the ZIP directory says (damaged)`);
 }
 
 interface PartHandlers {
@@ -283,21 +411,23 @@ async function sharedStrings(reader: PartReader, part: string): Promise<string[]
   let text = '';
   let inT = false;
   let phonetic = 0;
-  await reader.parse(part, {
+  const handler: XmlHandler = {
+    get wantsText() { return inT && phonetic === 0; },
     open(name) {
-      if (name === 'si') text = '';
-      else if (name === 't') inT = true;
-      else if (name === 'rPh') phonetic++;
+      if (name === Name.Si) text = '';
+      else if (name === Name.T) inT = true;
+      else if (name === Name.RPh) phonetic++;
     },
     close(name) {
-      if (name === 't') inT = false;
-      else if (name === 'rPh') phonetic--;
-      else if (name === 'si') strings.push(unescapeXString(text));
+      if (name === Name.T) inT = false;
+      else if (name === Name.RPh) phonetic--;
+      else if (name === Name.Si) strings.push(unescapeXString(text));
     },
     text(value) {
-      if (inT && phonetic === 0) text += value;
+      text += value;
     },
-  });
+  };
+  for await (const _ of reader.scan(part, handler)) { /* the handler collects the strings */ }
   return strings;
 }
 
@@ -328,123 +458,242 @@ function isoCellText(text: string): string {
   return parts ? formatDate(parts) : text;
 }
 
-/** The rows of one worksheet, a chunk's worth at a time. */
-async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, onBytes?: (bytes: number) => void, strict: Strictness = 'lenient'): AsyncGenerator<{ number: number; cells: CellValue[] }[]> {
-  let ready: { number: number; cells: CellValue[] }[] = [];
-  let rowNumber = 0;
-  let cells: CellValue[] = [];
-  let inRow = false;
-  let column = -1;
-  let type = '';
-  let style = 0;
-  let value = '';
-  let inline = '';
-  let hasValue = false;
-  /** The cell's formula (`<f>`), when it has one: `null` none, else its text (empty for a shared one). */
-  let formula: string | null = null;
-  let ref = '';
-  /** Which text the parser is in: 1 `<v>`, 2 `<t>` of an inline string, 3 `<f>`, 0 other. */
-  let into = 0;
-  let phonetic = 0;
-  let inInline = false;
+/** Cell types (`t`) by code; anything else reads as a number, as `n` does. */
+const Type = { N: 0, S: 1, InlineStr: 2, Str: 3, B: 4, E: 5, D: 6 } as const;
+const TYPES: Record<string, number> = { n: Type.N, s: Type.S, inlineStr: Type.InlineStr, str: Type.Str, b: Type.B, e: Type.E, d: Type.D };
 
-  const cellValue = (): CellValue => {
-    switch (type) {
-      case 's': {
+const R = 0x72;
+const T = 0x74;
+const S = 0x73;
+
+/** The type code of a cell's `t` attribute, from its bytes without making a string. */
+function typeOf(a: Attributes): number {
+  if (!a.present(T)) return Type.N;
+  const b = a.bytes;
+  const start = a.start[T];
+  switch (a.end[T] - start) {
+    case 1:
+      switch (b[start]) {
+        case S: return Type.S;
+        case 0x6e: return Type.N;
+        case 0x62: return Type.B;
+        case 0x65: return Type.E;
+        case 0x64: return Type.D;
+      }
+      break;
+    case 3:
+      if (b[start] === S && b[start + 1] === T && b[start + 2] === R) return Type.Str;
+      break;
+    case 9:
+      if (hasWordAt(b, start, 'inlineStr')) return Type.InlineStr;
+      break;
+  }
+  return a.isPlain(T) ? Type.N : TYPES[a.text(T)] ?? Type.N;
+}
+
+/** A whole number from an attribute's digits (`r="12"`, `s="3"`); other text as `Number` reads it. */
+function numberOf(a: Attributes, letter: number): number {
+  const b = a.bytes;
+  const end = a.end[letter];
+  let n = 0;
+  for (let i = a.start[letter]; i < end; i++) {
+    const c = b[i] - 48;
+    if (c < 0 || c > 9 || n > 1e14) return Number(a.text(letter));
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** 0-based column of a cell's `r` (letters first), or -1 when it has none. */
+function columnOfAttribute(a: Attributes): number {
+  if (!a.isPlain(R)) return columnOf(a.text(R));
+  const b = a.bytes;
+  const start = a.start[R];
+  const end = a.end[R];
+  let col = 0;
+  let i = start;
+  for (; i < end; i++) {
+    const c = b[i] | 0x20;
+    if (c < 97 || c > 122) break;
+    col = col * 26 + (c - 96);
+  }
+  return i === start ? -1 : col - 1;
+}
+
+type SheetRow = { number: number; cells: CellValue[] };
+
+/** Turns one worksheet's elements into rows (the reader's semantics for every cell type). */
+class SheetHandler implements XmlHandler {
+  ready: SheetRow[] = [];
+  wantsText = false;
+  skipsRow = false;
+  /** Summary mode (`summary`): the first row with a present value, then a count of such rows. */
+  first: SheetRow | undefined;
+  count = 0;
+  /** Whether the current row has a present value (summary mode). */
+  private isPresent = false;
+  private rowNumber = 0;
+  private cells: CellValue[] = [];
+  private inRow = false;
+  private column = -1;
+  private type: number = Type.N;
+  private style = 0;
+  private value = '';
+  private inline = '';
+  private hasValue = false;
+  /** The cell's formula (`<f>`), when it has one: `null` none, else its text (empty for a shared one). */
+  private formula: string | null = null;
+  /** The cell's reference as written (`B3`), read only for an error message: its bytes, then its text once it has a formula. */
+  private ref = '';
+  private refBytes: Buffer | undefined;
+  private refStart = 0;
+  private refEnd = 0;
+  /** Which text the scanner is in: 1 `<v>`, 2 `<t>` of an inline string, 3 `<f>`, 0 other. */
+  private into = 0;
+  private phonetic = 0;
+  private inInline = false;
+
+  constructor(private readonly sheet: BookSheet, private readonly book: BookModel, private readonly strict: Strictness, private readonly summarize = false) {}
+
+  private wantText(): void {
+    this.wantsText = this.into === 1 || this.into === 3 || (this.into === 2 && this.phonetic === 0);
+  }
+
+  open(name: number, a: Attributes): void {
+    switch (name) {
+      case Name.Row:
+        this.inRow = true;
+        this.rowNumber = a.has(R) ? numberOf(a, R) : this.rowNumber + 1;
+        this.cells = [];
+        this.column = -1;
+        this.isPresent = false;
+        this.skipsRow = false;
+        break;
+      case Name.C: {
+        const col = a.has(R) ? columnOfAttribute(a) : -1;
+        this.column = col >= 0 ? col : this.column + 1;
+        this.type = typeOf(a);
+        this.ref = '';
+        this.refBytes = a.present(R) ? a.bytes : undefined;
+        this.refStart = a.start[R];
+        this.refEnd = a.end[R];
+        this.formula = null;
+        this.style = a.has(S) ? numberOf(a, S) : 0;
+        this.value = '';
+        this.inline = '';
+        this.hasValue = false;
+        this.inInline = false;
+        this.phonetic = 0;
+        break;
+      }
+      case Name.V: this.into = 1; this.hasValue = true; this.wantText(); break;
+      case Name.F:
+        this.into = 3;
+        this.formula = '';
+        // Read now: the `<c>` tag's bytes may be gone by the time the cell ends.
+        this.ref = this.refBytes ? attributeText(this.refBytes, this.refStart, this.refEnd) : '';
+        this.wantText();
+        break;
+      case Name.Is: this.inInline = true; break;
+      case Name.T: if (this.inInline) { this.into = 2; this.wantText(); } break;
+      case Name.RPh: this.phonetic++; this.wantText(); break;
+    }
+  }
+
+  close(name: number): void {
+    switch (name) {
+      case Name.V: this.into = 0; this.wantsText = false; break;
+      case Name.F: this.into = 0; this.wantsText = false; break;
+      case Name.T: if (this.into === 2) { this.into = 0; this.wantsText = false; } break;
+      case Name.RPh: this.phonetic--; this.wantText(); break;
+      case Name.Is: this.inInline = false; break;
+      case Name.C: {
+        if (!this.inRow || this.column < 0) break;
+        const { formula, hasValue, value } = this;
+        if (this.strict === 'strict' && formula !== null && (!hasValue || (value === '' && this.type !== Type.Str))) {
+          // Its result was never calculated (no `<v>`, or openpyxl's empty `<v></v>` on a number
+          // cell; an empty text result is `t="str"`): importing it as missing would lose a value
+          // in silence.
+          const where = this.ref || `row ${this.rowNumber}, column ${this.column + 1}`;
+          const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
+          throw new BookError(`sheet "${this.sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
+            'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
+        }
+        if (this.isPresent && this.first) break; // summary mode, row already counted: its other cells are not needed
+        const text = this.cellValue();
+        if (text !== null) {
+          const cells = this.cells;
+          while (cells.length < this.column) cells.push(null);
+          cells[this.column] = text;
+          if (this.summarize && !isMissing(text)) {
+            this.isPresent = true;
+            // The first such row is the header, whole; after it only the count matters.
+            if (this.first) this.skipsRow = true;
+          }
+        }
+        break;
+      }
+      case Name.Row:
+        this.inRow = false;
+        this.skipsRow = false;
+        if (!this.summarize) this.ready.push({ number: this.rowNumber, cells: this.cells });
+        else if (this.isPresent && !this.first) this.first = { number: this.rowNumber, cells: this.cells };
+        else if (this.isPresent) this.count++;
+        break;
+    }
+  }
+
+  text(text: string): void {
+    if (this.into === 1) this.value += text;
+    else if (this.into === 3) { if (this.formula!.length < 100) this.formula += text; }
+    else if (this.into === 2 && this.phonetic === 0) this.inline += text;
+  }
+
+  private cellValue(): CellValue {
+    const { hasValue, value } = this;
+    switch (this.type) {
+      case Type.S: {
         if (!hasValue) return null;
-        const index = Number(value);
-        const text = book.strings[index];
-        if (text === undefined) throw new BookError(`sheet "${sheet.name}" row ${rowNumber} refers to shared string ${value}, which the workbook does not have`);
+        const text = this.book.strings[Number(value)];
+        if (text === undefined) throw new BookError(`sheet "${this.sheet.name}" row ${this.rowNumber} refers to shared string ${value}, which the workbook does not have`);
         return text;
       }
-      case 'inlineStr': return unescapeXString(inline === '' && hasValue ? value : inline);
-      case 'str': return hasValue ? unescapeXString(value) : null;
-      case 'b': return hasValue ? (value.trim() === '1' || value.trim().toLowerCase() === 'true' ? 'true' : 'false') : null;
-      case 'e': return hasValue ? value : null;
-      case 'd': return hasValue ? isoCellText(value.trim()) : null;
+      case Type.InlineStr: return unescapeXString(this.inline === '' && hasValue ? value : this.inline);
+      case Type.Str: return hasValue ? unescapeXString(value) : null;
+      case Type.B: return hasValue ? (value.trim() === '1' || value.trim().toLowerCase() === 'true' ? 'true' : 'false') : null;
+      case Type.E: return hasValue ? value : null;
+      case Type.D: return hasValue ? isoCellText(value.trim()) : null;
       default: {
-        if (!hasValue || value.trim() === '') return null;
+        if (!hasValue) return null;
+        const isDate = this.book.dateStyles[this.style];
+        // Numbers as their plain value: JavaScript's shortest text, e.g. 0.1 and 1234567.891; most
+        // writers store exactly that text already.
+        if (!isDate && isShortestNumberText(value)) return value;
+        if (value.trim() === '') return null;
         const n = Number(value);
         if (!Number.isFinite(n)) return value;
-        if (book.dateStyles[style]) return serialText(n, book.date1904);
-        // Numbers as their plain value: JavaScript's shortest text, e.g. 0.1 and 1234567.891.
+        if (isDate) return serialText(n, this.book.date1904);
         return String(n);
       }
     }
-  };
+  }
+}
 
-  const handlers: PartHandlers = {
-    open(name, a) {
-      switch (name) {
-        case 'row':
-          inRow = true;
-          rowNumber = a.r ? Number(a.r) : rowNumber + 1;
-          cells = [];
-          column = -1;
-          break;
-        case 'c': {
-          const col = a.r ? columnOf(a.r) : -1;
-          column = col >= 0 ? col : column + 1;
-          type = a.t ?? 'n';
-          ref = a.r ?? '';
-          formula = null;
-          style = a.s ? Number(a.s) : 0;
-          value = '';
-          inline = '';
-          hasValue = false;
-          inInline = false;
-          phonetic = 0;
-          break;
-        }
-        case 'v': into = 1; hasValue = true; break;
-        case 'f': into = 3; formula = ''; break;
-        case 'is': inInline = true; break;
-        case 't': if (inInline) into = 2; break;
-        case 'rPh': phonetic++; break;
-      }
-    },
-    close(name) {
-      switch (name) {
-        case 'v': into = 0; break;
-        case 'f': into = 0; break;
-        case 't': if (into === 2) into = 0; break;
-        case 'rPh': phonetic--; break;
-        case 'is': inInline = false; break;
-        case 'c': {
-          if (!inRow || column < 0) break;
-          if (strict === 'strict' && formula !== null && (!hasValue || (value === '' && type !== 'str'))) {
-            // Its result was never calculated (no `<v>`, or openpyxl's empty `<v></v>` on a number
-            // cell; an empty text result is `t="str"`): importing it as missing would lose a value
-            // in silence.
-            const where = ref || `row ${rowNumber}, column ${column + 1}`;
-            const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
-            throw new BookError(`sheet "${sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
-              'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
-          }
-          const text = cellValue();
-          if (text !== null) {
-            while (cells.length < column) cells.push(null);
-            cells[column] = text;
-          }
-          break;
-        }
-        case 'row':
-          inRow = false;
-          ready.push({ number: rowNumber, cells });
-          break;
-      }
-    },
-    text(text) {
-      if (into === 1) value += text;
-      else if (into === 3) { if (formula!.length < 100) formula += text; }
-      else if (into === 2 && phonetic === 0) inline += text;
-    },
-  };
-  for await (const _ of reader.parseStream(sheet.path, handlers, onBytes)) {
-    if (ready.length > 0) {
-      yield ready;
-      ready = [];
+/** The rows of one worksheet, a chunk's worth at a time. */
+async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, onBytes?: (bytes: number) => void, strict: Strictness = 'lenient'): AsyncGenerator<SheetRow[]> {
+  const handler = new SheetHandler(sheet, book, strict);
+  for await (const _ of reader.scan(sheet.path, handler, onBytes)) {
+    if (handler.ready.length > 0) {
+      yield handler.ready;
+      handler.ready = [];
     }
   }
-  if (ready.length > 0) yield ready;
+  if (handler.ready.length > 0) yield handler.ready;
+}
+
+/** A sheet's first row with a present value and the count of such rows after it. */
+async function sheetSummary(reader: PartReader, sheet: BookSheet, book: BookModel): Promise<{ first: CellValue[] | undefined; count: number }> {
+  const handler = new SheetHandler(sheet, book, 'lenient', true);
+  for await (const _ of reader.scan(sheet.path, handler)) { /* the handler counts */ }
+  return { first: handler.first?.cells, count: handler.count };
 }

@@ -51,18 +51,9 @@ async function listSheets(path: string, display: string): Promise<SheetInfo[]> {
   const sheets: SheetInfo[] = [];
   try {
     for (const sheet of book.sheets) {
-      let header: (string | null)[] | undefined;
-      let rowCount = 0;
-      for await (const rows of book.rows(sheet)) {
-        for (const row of rows) {
-          const cells = clean(row.cells);
-          const width = usedWidth(cells);
-          if (width === 0) continue;
-          if (!header) header = cells.slice(0, width);
-          else rowCount++;
-        }
-      }
-      sheets.push({ name: sheet.name, columns: header ? columnNames(header) : [], rowCount });
+      const { first, count } = await book.summary(sheet);
+      const header = first ? clean(first) : undefined;
+      sheets.push({ name: sheet.name, columns: header ? columnNames(header.slice(0, usedWidth(header))) : [], rowCount: count });
     }
   } catch (error) {
     throw unreadableBook(display, error);
@@ -112,7 +103,7 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
           }
           if (opts.report) opts.report.rowsRepaired++;
         }
-        cells.length = width;
+        if (cells.length > width) cells.length = width;
         for (let c = 0; c < width; c++) if (cells[c] === undefined) cells[c] = null;
         rows.push(cells);
         numbers.push(++dataRows);
