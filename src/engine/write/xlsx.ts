@@ -19,14 +19,13 @@
  * - More than 1,048,576 rows or 16,384 columns (a sheet's limits) is an error: nothing is written.
  */
 import { closeSync, openSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { crc32, createDeflateRaw } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { daysFromCivil, daysInMonth } from '../parse.js';
 import type { Row, Table } from '../types.js';
+import { DEFLATE_CHUNK, DeflateSink } from './deflate.js';
 import { PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
 import { crc32Combine, ZipWriter } from './zip.js';
 
@@ -37,8 +36,6 @@ export const MAX_ROWS = 1_048_576;
 export const MAX_COLUMNS = 16_384;
 /** An Excel cell's text limit, in UTF-16 code units. */
 export const MAX_TEXT = 32_767;
-/** Sheet bytes handed to deflate at a time (about what a batch makes). */
-const CHUNK = 256 << 10;
 /** Deflate level of the sheet: 1 is twice as fast as 6 for 18% more bytes (measured on the reference job). */
 const SHEET_LEVEL = 1;
 /**
@@ -273,14 +270,6 @@ export class SheetEncoder {
     this.length = at;
   }
 
-  /** The bytes encoded so far, given away: the encoder goes on in a fresh buffer of `size` bytes. */
-  handOver(size: number): Buffer {
-    const bytes = this.buffer.subarray(0, this.length);
-    this.buffer = Buffer.allocUnsafeSlow(size);
-    this.length = 0;
-    return bytes;
-  }
-
   /** Keeps room for `more` bytes past the current end. */
   private reserve(more: number): void {
     const need = this.length + more;
@@ -484,8 +473,8 @@ export class SheetNumberer {
   private used = 0;
 
   /** `row` is the number of the row before the first one to come (1: the header). */
-  constructor(private row: number, private readonly size = 256 << 10) {
-    this.out = Buffer.allocUnsafe(size);
+  constructor(private row: number, size = 256 << 10) {
+    this.out = Buffer.allocUnsafeSlow(size);
   }
 
   /** The last row number written. */
@@ -497,7 +486,7 @@ export class SheetNumberer {
   copy(piece: Uint8Array, emit: (bytes: Buffer) => void): void {
     if (this.used + piece.length > this.out.length) {
       this.flush(emit);
-      if (piece.length > this.out.length) this.out = Buffer.allocUnsafe(piece.length);
+      if (piece.length > this.out.length) this.out = Buffer.allocUnsafeSlow(piece.length);
     }
     const start = this.used;
     const end = start + piece.length;
@@ -512,11 +501,10 @@ export class SheetNumberer {
     this.used = end;
   }
 
-  /** Hands over what is buffered (when anything is). */
+  /** Hands over what is buffered (when anything is); `emit` copies it before it returns (the buffer is reused). */
   flush(emit: (bytes: Buffer) => void): void {
     if (this.used === 0) return;
     emit(this.out.subarray(0, this.used));
-    this.out = Buffer.allocUnsafe(this.size);
     this.used = 0;
   }
 
@@ -620,46 +608,34 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
     // row count is known; the rows follow as one raw deflate stream, checksummed apart.
     const headAt = zip.position + 5;
     zip.write(storedBlock(Buffer.from(sheetHead(columns, format, 'A1'), 'utf8')));
-    let crc = 0;
-    let size = 0;
     let rows = 0;
     const tooMany = () => new UsageError(`Cannot write ${path}: the output has more than ${(MAX_ROWS - 1).toLocaleString('en-US')} rows, the most an Excel sheet holds below its header; write CSV (outputFileType: csv) or drop rows.`);
-    async function* sheetBytes(): AsyncGenerator<Buffer> {
-      const pending: Buffer[] = [];
-      const take = (bytes: Buffer) => {
-        crc = crc32(bytes, crc);
-        size += bytes.length;
-        pending.push(bytes);
-      };
-      take(Buffer.from(headerRow(columns, format), 'utf8'));
-      const numberer = preformatted ? new SheetNumberer(1) : undefined;
-      const encoder = preformatted ? undefined : new SheetEncoder(2 * CHUNK);
-      for await (const batch of table.batches) {
-        const count = preformatted ? batch.rowNumbers.length : batch.rows.length;
-        if (count === 0) continue;
-        if (rows + count > MAX_ROWS - 1) throw tooMany();
-        if (numberer) {
-          // The pieces are valid only until the next batch is asked for: copied out now.
-          for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) numberer.copy(piece, take);
-        } else {
-          encoder!.addRows(batch.rows, format, rows + 2);
-          // Handed over whole: deflate may still hold it while the next batch is encoded.
-          if (encoder!.length >= CHUNK) take(encoder!.handOver(2 * CHUNK));
-        }
-        rows += count;
-        while (pending.length) yield pending.shift()!;
+    const sink = new DeflateSink(SHEET_LEVEL, (compressed) => zip.write(compressed));
+    // On an error, pieces still being deflated are dropped when they finish.
+    const take = (bytes: Uint8Array) => sink.write(bytes);
+    take(Buffer.from(headerRow(columns, format), 'utf8'));
+    const numberer = preformatted ? new SheetNumberer(1) : undefined;
+    const encoder = preformatted ? undefined : new SheetEncoder(DEFLATE_CHUNK);
+    for await (const batch of table.batches) {
+      const count = preformatted ? batch.rowNumbers.length : batch.rows.length;
+      if (count === 0) continue;
+      if (rows + count > MAX_ROWS - 1) throw tooMany();
+      if (numberer) {
+        // The pieces are valid only until the next batch is asked for: copied out now.
+        for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) numberer.copy(piece, take);
+      } else {
+        encoder!.length = 0;
+        encoder!.addRows(batch.rows, format, rows + 2);
+        take(encoder!.buffer.subarray(0, encoder!.length));
       }
-      numberer?.flush(take);
-      if (encoder?.length) take(encoder.handOver(0));
-      if (numberer && numberer.lastRow !== rows + 1) throw new Error(`Excel output: numbered ${numberer.lastRow - 1} rows of ${rows}.`);
-      take(Buffer.from(SHEET_TAIL, 'utf8'));
-      while (pending.length) yield pending.shift()!;
+      rows += count;
+      await sink.ready();
     }
-    // Large output chunks: each one is a round trip to zlib's thread pool and back.
-    const deflate = createDeflateRaw({ level: SHEET_LEVEL, chunkSize: 256 << 10 });
-    await pipeline(Readable.from(sheetBytes(), { objectMode: false }), deflate, async (compressed: AsyncIterable<Buffer>) => {
-      for await (const chunk of compressed) zip.write(chunk);
-    });
+    numberer?.flush(take);
+    if (numberer && numberer.lastRow !== rows + 1) throw new Error(`Excel output: numbered ${numberer.lastRow - 1} rows of ${rows}.`);
+    take(Buffer.from(SHEET_TAIL, 'utf8'));
+    await sink.end();
+    const { crc, size } = sink;
     const head = Buffer.from(sheetHead(columns, format, columns.length ? `A1:${last}${rows + 1}` : 'A1'), 'utf8');
     zip.patch(headAt, head);
     zip.end(entry, crc32Combine(crc32(head), crc, size), head.length + size);
