@@ -12,10 +12,12 @@
  * per piece, whose external memory made V8 run 18 full collections in a 1M-row run instead of 3,
  * and stream machinery per piece.)
  */
-import { constants, crc32, deflateRaw } from 'node:zlib';
+import { constants, crc32, createDeflateRaw } from 'node:zlib';
 
 /** Bytes deflated as one piece: few round trips to the thread pool, little lost at each piece's start. */
 export const DEFLATE_CHUNK = 1 << 20;
+/** Room for a piece's deflated bytes (about a fifth of it): one round trip to the thread pool, where zlib's 16 KiB took a dozen. */
+const OUTPUT_CHUNK = DEFLATE_CHUNK / 4;
 /** Pieces being deflated at once before `ready` waits (zlib's thread pool has four threads). */
 const MAX_IN_FLIGHT = 4;
 /** Deflate's window: the bytes before a piece that prime its compressor. */
@@ -23,7 +25,7 @@ const WINDOW = 32 << 10;
 /** A final, empty deflate block (fixed Huffman codes, just the end-of-block code): ends the stream. */
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
-interface Piece { done: boolean; output?: Buffer; error?: Error; owner: Buffer }
+interface Piece { done: boolean; output: Buffer[]; error?: Error; owner: Buffer }
 
 /** A raw deflate stream made of pieces deflated apart (see the module comment). */
 export class DeflateSink {
@@ -36,6 +38,7 @@ export class DeflateSink {
   private readonly pieces: Piece[] = [];
   private current: Buffer;
   private used = 0;
+  /** The last WINDOW bytes of the piece before: a view, read only when the next piece's stream is made. */
   private dictionary: Buffer | undefined;
   private wake: (() => void) | undefined;
 
@@ -72,17 +75,22 @@ export class DeflateSink {
     const data = this.current.subarray(0, this.used);
     this.crc = crc32(data, this.crc);
     this.size += this.used;
-    const piece: Piece = { done: false, owner: this.current };
+    const piece: Piece = { done: false, output: [], owner: this.current };
     this.pieces.push(piece);
-    const options = { level: this.level, finishFlush: constants.Z_SYNC_FLUSH, dictionary: this.dictionary };
-    deflateRaw(data, options, (error, output) => {
+    // The dictionary is copied when the stream is made: the buffer under it may be filled again later.
+    const deflate = createDeflateRaw({ level: this.level, finishFlush: constants.Z_SYNC_FLUSH, dictionary: this.dictionary, chunkSize: OUTPUT_CHUNK });
+    // The output is kept as zlib gives it (views of its output buffers): no joined copy.
+    deflate.on('data', (bytes: Buffer) => { piece.output.push(bytes); });
+    const settled = (error?: Error) => {
+      if (piece.done) return;
       piece.done = true;
-      if (error) piece.error = error;
-      else piece.output = output;
+      piece.error = error;
       this.wake?.();
-    });
-    // Copied: the buffer is filled again once its piece is deflated, maybe before the next piece starts.
-    this.dictionary = Buffer.from(data.subarray(Math.max(0, data.length - WINDOW)));
+    };
+    deflate.on('end', () => settled());
+    deflate.on('error', settled);
+    deflate.end(data);
+    this.dictionary = data.subarray(Math.max(0, data.length - WINDOW));
     this.current = this.free.pop() ?? Buffer.allocUnsafeSlow(DEFLATE_CHUNK);
     this.used = 0;
   }
@@ -94,6 +102,6 @@ export class DeflateSink {
     this.pieces.shift();
     if (piece.error) throw piece.error;
     this.free.push(piece.owner);
-    this.onData(piece.output!);
+    for (const bytes of piece.output) this.onData(bytes);
   }
 }
