@@ -18,8 +18,8 @@ import { constants, crc32, createDeflateRaw } from 'node:zlib';
 export const DEFLATE_CHUNK = 1 << 20;
 /** Room for a piece's deflated bytes (about a fifth of it): one round trip to the thread pool, where zlib's 16 KiB took a dozen. */
 const OUTPUT_CHUNK = DEFLATE_CHUNK / 4;
-/** Pieces being deflated at once before `ready` waits (zlib's thread pool has four threads). */
-const MAX_IN_FLIGHT = 4;
+/** Pieces being deflated at once before `ready` waits: two keep two cores busy; more only hold memory. */
+const MAX_IN_FLIGHT = 2;
 /** Deflate's window: the bytes before a piece that prime its compressor. */
 const WINDOW = 32 << 10;
 /** A final, empty deflate block (fixed Huffman codes, just the end-of-block code): ends the stream. */
