@@ -11,7 +11,7 @@ import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
 import { emptyReport, emptyTypeEvidence, type Batch, type StepContext, type Table } from '../types.js';
 import { CsvEncoder, rowFormat } from '../write/csv.js';
-import { encodeRowLines, newFixes, sheetFormat, sheetRowLines } from '../write/xlsx.js';
+import { newFixes, SheetEncoder, sheetFormat } from '../write/xlsx.js';
 import type { BatchData, DoneMessage, RuleOutcome, WorkerJob } from './protocol.js';
 
 /** Rejects held before a part yields them without waiting for a batch that keeps rows. */
@@ -80,8 +80,8 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
   const format = rowFormat(table.columns, table.types);
   // Excel: rows get their numbers in the merge, which alone knows which rows stay.
   const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
-  let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 20);
   const csv = new CsvEncoder();
+  const xml = new SheetEncoder();
   for await (const batch of table.batches) {
     if (heldRejects) {
       yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: heldRejects } };
@@ -92,8 +92,9 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     const ends = new Array<number>(n);
     let text: Uint8Array;
     if (sheet) {
-      encoded = encodeRowLines(sheetRowLines(batch.rows, sheet, undefined), encoded, ends);
-      text = encoded.subarray(0, ends[n - 1]);
+      xml.length = 0;
+      xml.addRows(batch.rows, sheet, undefined, ends);
+      text = xml.buffer.subarray(0, xml.length);
     } else {
       csv.length = 0;
       csv.addRows(batch.rows, format, ends);

@@ -19,15 +19,14 @@
  * - More than 1,048,576 rows or 16,384 columns (a sheet's limits) is an error: nothing is written.
  */
 import { closeSync, openSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { crc32, createDeflateRaw } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { daysFromCivil, daysInMonth } from '../parse.js';
 import type { Row, Table } from '../types.js';
-import { PREFORMATTED, type PreformattedBatch, type PreformattedTable } from './csv.js';
+import { DEFLATE_CHUNK, DeflateSink } from './deflate.js';
+import { PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
 import { crc32Combine, ZipWriter } from './zip.js';
 
 /** Number format of date_time cells. */
@@ -99,16 +98,16 @@ export function fixWarnings(fixes: SheetFixes): string[] {
   return warnings;
 }
 
-/** How a table's cells are written: made once per table by sheetFormat, used per batch by sheetRowsText. */
+/** How a table's cells are written: made once per table by sheetFormat, used per batch by SheetEncoder. */
 export interface SheetFormat {
   width: number;
   /** Per column: 0 text, 1 number, 2 date_time. */
   kinds: Uint8Array;
   /** Per column: `<c r="A` (the cell's opening up to its row number). */
   opens: string[];
+  /** The same openings as bytes. */
+  openBytes: Uint8Array[];
   fixes: SheetFixes;
-  /** Scratch: a row's pieces. */
-  parts: string[];
 }
 
 const TEXT = 0;
@@ -119,7 +118,8 @@ const DATE = 2;
 export function sheetFormat(columns: readonly string[], types: readonly (DataType | undefined)[], fixes: SheetFixes = newFixes()): SheetFormat {
   const kinds = new Uint8Array(columns.length);
   for (let i = 0; i < columns.length; i++) kinds[i] = types[i] === 'number' ? NUMBER : types[i] === 'date_time' ? DATE : TEXT;
-  return { width: columns.length, kinds, opens: columns.map((_, i) => '<c r="' + columnLetters(i)), fixes, parts: [] };
+  const opens = columns.map((_, i) => '<c r="' + columnLetters(i));
+  return { width: columns.length, kinds, opens, openBytes: opens.map(ascii), fixes };
 }
 
 /** A column's letters: 0 -> A, 25 -> Z, 26 -> AA. */
@@ -129,112 +129,237 @@ export function columnLetters(index: number): string {
   return letters;
 }
 
-/** Rows as `<row>` elements joined into one string (see sheetRowLines). */
+/** Rows as `<row>` elements in one string, numbered from `first` (tests and small callers; the writer uses SheetEncoder). */
 export function sheetRowsText(rows: readonly Row[], format: SheetFormat, first: number | undefined): string {
-  return sheetRowLines(rows, format, first).join('');
+  const encoder = new SheetEncoder(1024);
+  encoder.addRows(rows, format, first);
+  return encoder.buffer.toString('utf8', 0, encoder.length);
 }
 
+/** ASCII text as bytes. */
+function ascii(text: string): Uint8Array {
+  return Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+}
+
+const ROW_OPEN = ascii('<row r="');
+const ROW_CLOSE = ascii('</row>');
+const NUMBER_OPEN = ascii('><v>');
+const DATE_OPEN = ascii(' s="1"><v>');
+const NUMBER_CLOSE = ascii('</v></c>');
+const TEXT_OPEN = ascii(' t="inlineStr"><is><t>');
+const TEXT_OPEN_SPACED = ascii(' t="inlineStr"><is><t xml:space="preserve">');
+const TEXT_CLOSE = ascii('</t></is></c>');
+const PLACEHOLDER_BYTES = ascii(PLACEHOLDER);
+
+/** Copies constant bytes at `at`; returns the new end. A loop: for a few bytes it beats a native copy. */
+function put(buf: Uint8Array, at: number, bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) buf[at + i] = bytes[i];
+  return at + n;
+}
+
+/** Per ASCII code: 1 when text holding it needs escapeText (XML's specials, control characters but tab and LF, CR). */
+const ASCII_SPECIAL = new Uint8Array(128);
+for (let c = 0; c < 32; c++) if (c !== 9 && c !== 10) ASCII_SPECIAL[c] = 1;
+for (const c of [38, 60, 62]) ASCII_SPECIAL[c] = 1;
+const UNDERSCORE = 95;
+const LOWER_X = 120;
+
+/** Cells shorter than this are copied in JavaScript; longer ones by Node (as in CsvEncoder). */
+const SHORT_TEXT = 13;
+/** Bytes a cell needs besides its text: opening, slot, type, closing. */
+const CELL_ROOM = 96;
+/** The most UTF-8 bytes escapeText makes of one UTF-16 unit (`_` of `_xHHHH_` becomes `_x005F_`). */
+const ESCAPED_PER_UNIT = 7;
+
+/** Buffer with Node's own UTF-8 and Latin-1 writes, called directly (see FastBuffer in csv.ts). */
+type FastBuffer = Buffer & { utf8Write(text: string, offset: number): number; latin1Write(text: string, offset: number): number };
+
 /**
- * Rows as `<row>` elements, one string each. Rows are numbered from `first`, or, when `first` is
- * undefined, carry PLACEHOLDER where each number goes (see SheetNumberer).
+ * Encodes rows as `<row>` elements straight into one reused buffer, as CsvEncoder does for CSV:
+ * no string per cell or row (building them, then encoding, was half of an Excel run's JavaScript
+ * time and fed the GC). Rows are numbered from `first`, or, when `first` is undefined, carry
+ * PLACEHOLDER where each number goes (see SheetNumberer). Cell rules: see the module comment.
  */
-export function sheetRowLines(rows: readonly Row[], format: SheetFormat, first: number | undefined): string[] {
-  const { width, kinds, opens, fixes, parts } = format;
-  const perRow = fixes.rows;
-  // A row's pieces go into one reused array, joined once per row into a flat string: measured
-  // 2-4x faster than `+` chains per cell, or one large array of pieces per batch. Rows are not
-  // joined per batch: a batch's XML is large enough for V8's large-object space, where it would
-  // linger until a full collection.
-  const lines = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    const n = first === undefined ? PLACEHOLDER : rowSlot(first + i);
-    const r0 = fixes.replaced;
-    const c0 = fixes.cut;
-    const e0 = fixes.early;
-    let p = 0;
-    parts[p++] = '<row r="';
-    parts[p++] = n;
-    parts[p++] = '>';
-    for (let k = 0; k < width; k++) {
-      const v = row[k];
-      let number: string | undefined;
-      let text: string | undefined;
-      let style = '><v>';
-      if (v === null || v === undefined) {
-        continue;
-      } else if (typeof v === 'number') {
-        if (!Number.isFinite(v)) continue;
-        // Numbers in a text column stay text, as in the CSV; elsewhere they are number cells.
-        if (kinds[k] === TEXT) text = String(v);
-        else number = String(v);
-      } else if (isMissing(v)) {
-        continue;
-      } else if (kinds[k] === DATE) {
-        number = serialText(v);
-        style = ' s="1"><v>';
-        if (number === undefined) {
-          if (dateSerial(v) === dateSerial(v)) fixes.early++; // a valid date (not NaN), too early for Excel
+export class SheetEncoder {
+  /** The bytes encoded so far: `buffer.subarray(0, length)`. */
+  buffer: Buffer;
+  length = 0;
+  private readonly slot = new Uint8Array(SLOT);
+
+  constructor(size = 1 << 20) {
+    this.buffer = Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Appends rows; when `ends` is given it receives each row's end offset in bytes. */
+  addRows(rows: readonly Row[], format: SheetFormat, first: number | undefined, ends?: number[]): void {
+    const { width, kinds, openBytes, fixes } = format;
+    const perRow = fixes.rows;
+    const slot = this.slot;
+    let buf = this.buffer;
+    let at = this.length;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (first === undefined) slot.set(PLACEHOLDER_BYTES);
+      else writeSlot(slot, first + i);
+      const r0 = fixes.replaced;
+      const c0 = fixes.cut;
+      const e0 = fixes.early;
+      if (at + CELL_ROOM > buf.length) {
+        this.length = at;
+        this.reserve(CELL_ROOM);
+        buf = this.buffer;
+      }
+      at = put(buf, at, ROW_OPEN);
+      at = put(buf, at, slot);
+      buf[at++] = 62; // >
+      for (let k = 0; k < width; k++) {
+        const v = row[k];
+        if (v === null || v === undefined) continue;
+        const kind = kinds[k];
+        let text: string | undefined;
+        let serial = NaN;
+        if (typeof v === 'number') {
+          if (!Number.isFinite(v)) continue;
+        } else if (isMissing(v)) {
+          continue;
+        } else if (kind === DATE) {
+          serial = dateSerial(v);
+          if (!(serial >= FIRST_EXACT_SERIAL)) {
+            if (serial === serial) fixes.early++; // a valid date (not NaN), too early for Excel
+            text = v;
+          }
+        } else if (kind !== NUMBER || !DECIMAL.test(v)) {
           text = v;
         }
-      } else if (kinds[k] === NUMBER && DECIMAL.test(v)) {
-        number = String(Number(v));
-      } else {
-        text = v;
+        const room = CELL_ROOM + (text === undefined ? 0 : ESCAPED_PER_UNIT * Math.min(text.length, MAX_TEXT));
+        if (at + room > buf.length) {
+          this.length = at;
+          this.reserve(room);
+          buf = this.buffer;
+        }
+        at = put(buf, at, openBytes[k]);
+        at = put(buf, at, slot);
+        if (text !== undefined) {
+          at = writeTextCell(buf, at, text, fixes);
+        } else if (typeof v === 'number' && kind === TEXT) {
+          // Numbers in a text column stay text, as in the CSV: digits need no escaping.
+          at = put(buf, at, TEXT_OPEN);
+          at = writeDigits(buf, at, v);
+          at = put(buf, at, TEXT_CLOSE);
+        } else if (typeof v === 'number') {
+          at = put(buf, at, NUMBER_OPEN);
+          at = writeDigits(buf, at, v);
+          at = put(buf, at, NUMBER_CLOSE);
+        } else if (kind === DATE) {
+          at = put(buf, at, DATE_OPEN);
+          at = writeSerial(buf, at, serial);
+          at = put(buf, at, NUMBER_CLOSE);
+        } else {
+          at = put(buf, at, NUMBER_OPEN);
+          at = writeDigits(buf, at, Number(v));
+          at = put(buf, at, NUMBER_CLOSE);
+        }
       }
-      parts[p++] = opens[k];
-      parts[p++] = n;
-      if (text === undefined) {
-        parts[p++] = style;
-        parts[p++] = number!;
-        parts[p++] = '</v></c>';
-      } else {
-        const body = cutText(text, fixes);
-        parts[p++] = hasEdgeSpace(body) ? ' t="inlineStr"><is><t xml:space="preserve">' : ' t="inlineStr"><is><t>';
-        parts[p++] = SPECIAL.test(body) ? escapeText(body, fixes) : body;
-        parts[p++] = '</t></is></c>';
+      at = put(buf, at, ROW_CLOSE);
+      if (ends) ends[i] = at;
+      if (perRow && (fixes.replaced !== r0 || fixes.cut !== c0 || fixes.early !== e0)) {
+        perRow.push(i, fixes.replaced - r0, fixes.cut - c0, fixes.early - e0);
       }
     }
-    parts[p++] = '</row>';
-    parts.length = p;
-    lines[i] = parts.join('');
-    if (perRow && (fixes.replaced !== r0 || fixes.cut !== c0 || fixes.early !== e0)) {
-      perRow.push(i, fixes.replaced - r0, fixes.cut - c0, fixes.early - e0);
-    }
+    this.length = at;
   }
-  return lines;
+
+  /** Keeps room for `more` bytes past the current end. */
+  private reserve(more: number): void {
+    const need = this.length + more;
+    if (need <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(need, this.buffer.length * 2));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
 }
 
-/**
- * Encodes lines as UTF-8 into `into` (grown when too small: the buffer in use is returned) from
- * offset 0; `ends` receives each line's end offset in bytes.
- */
-export function encodeRowLines(lines: readonly string[], into: Buffer, ends: number[]): Buffer {
-  let chars = 0;
-  for (const line of lines) chars += line.length;
-  // Three bytes per UTF-16 unit is the most UTF-8 needs.
-  const out = into.length >= chars * 3 ? into : Buffer.allocUnsafeSlow(chars * 3);
-  let at = 0;
-  for (let i = 0; i < lines.length; i++) ends[i] = at += out.write(lines[i], at, 'utf8');
-  return out;
+/** Writes a row number's slot (see SLOT): the number, the quote, spaces. */
+function writeSlot(slot: Uint8Array, row: number): void {
+  let digits = 1;
+  for (let t = row; t >= 10; t = Math.floor(t / 10)) digits++;
+  let a = row;
+  for (let p = digits - 1; p >= 0; p--) {
+    slot[p] = 48 + (a % 10);
+    a = Math.floor(a / 10);
+  }
+  slot[digits] = 34;
+  slot.fill(32, digits + 1);
 }
 
-/** The fraction digits (`.598726851851852`) of each second of a day as a serial, made on first use. */
-const FRACTIONS = new Array<string | undefined>(86_400);
+/** Writes `String(v)` of a finite number; returns the new end. */
+function writeDigits(buf: Buffer, at: number, v: number): number {
+  const end = writeNumber(buf, at, v);
+  return end >= 0 ? end : at + (buf as FastBuffer).latin1Write(String(v), at);
+}
+
+/** Bytes kept per second of a day for its serial's fraction digits (`.598726851851852`; the longest, `.000011574074074074073`, is 22). */
+const FRACTION_WIDTH = 24;
+/** The fraction digits of each second of a day, made on first use, in one flat table (an array of arrays was 5x slower to read). */
+const FRACTIONS = new Uint8Array(86_400 * FRACTION_WIDTH);
+/** Each second's digit count in FRACTIONS; 0 while not made. */
+const FRACTION_LENGTHS = new Uint8Array(86_400);
 
 /**
- * A date cell's serial as text, or undefined when the value is no date Excel can show. Written as
- * the day number and the cached digits of the second's fraction: the decimal is within 1e-16 of
- * the double `days + seconds / 86400` (readers recover the second exactly), without formatting a
- * double per cell (V8's shortest form is slow for such numbers).
+ * Writes a date cell's serial (at least FIRST_EXACT_SERIAL) as the day number and the cached
+ * digits of the second's fraction: the decimal is within 1e-16 of the double `days + seconds / 86400`
+ * (readers recover the second exactly), without formatting a double per cell (V8's shortest form
+ * is slow for such numbers).
  */
-function serialText(value: string): string | undefined {
-  const serial = dateSerial(value);
-  if (!(serial >= FIRST_EXACT_SERIAL)) return undefined;
+function writeSerial(buf: Buffer, at: number, serial: number): number {
   const days = Math.floor(serial);
   const seconds = Math.round((serial - days) * 86_400);
-  if (seconds === 0) return String(days);
-  return String(days) + (FRACTIONS[seconds] ??= String(seconds / 86_400).slice(1));
+  at = writeDigits(buf, at, days);
+  if (seconds === 0) return at;
+  let n = FRACTION_LENGTHS[seconds];
+  const from = seconds * FRACTION_WIDTH;
+  if (n === 0) {
+    const digits = String(seconds / 86_400).slice(1);
+    n = digits.length;
+    for (let i = 0; i < n; i++) FRACTIONS[from + i] = digits.charCodeAt(i);
+    FRACTION_LENGTHS[seconds] = n;
+  }
+  for (let i = 0; i < n; i++) buf[at + i] = FRACTIONS[from + i];
+  return at + n;
+}
+
+/**
+ * Writes an inline-string cell from its type attribute on: the text cut to MAX_TEXT, escaped when
+ * it needs it (checked on the bytes as they are copied: the rare text that does is written again).
+ */
+function writeTextCell(buf: Buffer, at: number, text: string, fixes: SheetFixes): number {
+  const body = text.length > MAX_TEXT ? cutText(text, fixes) : text;
+  at = put(buf, at, hasEdgeSpace(body) ? TEXT_OPEN_SPACED : TEXT_OPEN);
+  const n = body.length;
+  let written = 0;
+  let special = false;
+  if (n < SHORT_TEXT) {
+    for (; written < n; written++) {
+      const c = body.charCodeAt(written);
+      if (c >= 128) break;
+      buf[at + written] = c;
+    }
+    if (written < n) written = (buf as FastBuffer).utf8Write(body, at);
+  } else written = (buf as FastBuffer).utf8Write(body, at);
+  if (written === n) {
+    // ASCII: one byte per unit, so the bytes tell whether it needs escaping.
+    const end = at + n;
+    for (let p = at; p < end; p++) {
+      const c = buf[p];
+      if (ASCII_SPECIAL[c] === 1 || (c === UNDERSCORE && p + 1 < end && buf[p + 1] === LOWER_X)) {
+        special = true;
+        break;
+      }
+    }
+  } else special = SPECIAL.test(body);
+  if (special) written = (buf as FastBuffer).utf8Write(escapeText(body, fixes), at);
+  return put(buf, at + written, TEXT_CLOSE);
 }
 
 /** A number column's text that is a plain decimal number (a script's output): written as a number cell. */
@@ -348,8 +473,8 @@ export class SheetNumberer {
   private used = 0;
 
   /** `row` is the number of the row before the first one to come (1: the header). */
-  constructor(private row: number, private readonly size = 256 << 10) {
-    this.out = Buffer.allocUnsafe(size);
+  constructor(private row: number, size = 256 << 10) {
+    this.out = Buffer.allocUnsafeSlow(size);
   }
 
   /** The last row number written. */
@@ -361,7 +486,7 @@ export class SheetNumberer {
   copy(piece: Uint8Array, emit: (bytes: Buffer) => void): void {
     if (this.used + piece.length > this.out.length) {
       this.flush(emit);
-      if (piece.length > this.out.length) this.out = Buffer.allocUnsafe(piece.length);
+      if (piece.length > this.out.length) this.out = Buffer.allocUnsafeSlow(piece.length);
     }
     const start = this.used;
     const end = start + piece.length;
@@ -376,11 +501,10 @@ export class SheetNumberer {
     this.used = end;
   }
 
-  /** Hands over what is buffered (when anything is). */
+  /** Hands over what is buffered (when anything is); `emit` copies it before it returns (the buffer is reused). */
   flush(emit: (bytes: Buffer) => void): void {
     if (this.used === 0) return;
     emit(this.out.subarray(0, this.used));
-    this.out = Buffer.allocUnsafe(this.size);
     this.used = 0;
   }
 
@@ -484,45 +608,34 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
     // row count is known; the rows follow as one raw deflate stream, checksummed apart.
     const headAt = zip.position + 5;
     zip.write(storedBlock(Buffer.from(sheetHead(columns, format, 'A1'), 'utf8')));
-    let crc = 0;
-    let size = 0;
     let rows = 0;
     const tooMany = () => new UsageError(`Cannot write ${path}: the output has more than ${(MAX_ROWS - 1).toLocaleString('en-US')} rows, the most an Excel sheet holds below its header; write CSV (outputFileType: csv) or drop rows.`);
-    async function* sheetBytes(): AsyncGenerator<Buffer> {
-      const pending: Buffer[] = [];
-      const take = (bytes: Buffer) => {
-        crc = crc32(bytes, crc);
-        size += bytes.length;
-        pending.push(bytes);
-      };
-      take(Buffer.from(headerRow(columns, format), 'utf8'));
-      const numberer = preformatted ? new SheetNumberer(1) : undefined;
-      for await (const batch of table.batches) {
-        const count = preformatted ? batch.rowNumbers.length : batch.rows.length;
-        if (count === 0) continue;
-        if (rows + count > MAX_ROWS - 1) throw tooMany();
-        if (numberer) {
-          // The pieces are valid only until the next batch is asked for: copied out now.
-          for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) numberer.copy(piece, take);
-        } else {
-          const lines = sheetRowLines(batch.rows, format, rows + 2);
-          const ends = new Array<number>(lines.length);
-          const bytes = encodeRowLines(lines, Buffer.alloc(0), ends);
-          take(bytes.subarray(0, ends[ends.length - 1]));
-        }
-        rows += count;
-        while (pending.length) yield pending.shift()!;
+    const sink = new DeflateSink(SHEET_LEVEL, (compressed) => zip.write(compressed));
+    // On an error, pieces still being deflated are dropped when they finish.
+    const take = (bytes: Uint8Array) => sink.write(bytes);
+    take(Buffer.from(headerRow(columns, format), 'utf8'));
+    const numberer = preformatted ? new SheetNumberer(1) : undefined;
+    const encoder = preformatted ? undefined : new SheetEncoder(DEFLATE_CHUNK);
+    for await (const batch of table.batches) {
+      const count = preformatted ? batch.rowNumbers.length : batch.rows.length;
+      if (count === 0) continue;
+      if (rows + count > MAX_ROWS - 1) throw tooMany();
+      if (numberer) {
+        // The pieces are valid only until the next batch is asked for: copied out now.
+        for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) numberer.copy(piece, take);
+      } else {
+        encoder!.length = 0;
+        encoder!.addRows(batch.rows, format, rows + 2);
+        take(encoder!.buffer.subarray(0, encoder!.length));
       }
-      numberer?.flush(take);
-      if (numberer && numberer.lastRow !== rows + 1) throw new Error(`Excel output: numbered ${numberer.lastRow - 1} rows of ${rows}.`);
-      take(Buffer.from(SHEET_TAIL, 'utf8'));
-      while (pending.length) yield pending.shift()!;
+      rows += count;
+      await sink.ready();
     }
-    // Large output chunks: each one is a round trip to zlib's thread pool and back.
-    const deflate = createDeflateRaw({ level: SHEET_LEVEL, chunkSize: 256 << 10 });
-    await pipeline(Readable.from(sheetBytes(), { objectMode: false }), deflate, async (compressed: AsyncIterable<Buffer>) => {
-      for await (const chunk of compressed) zip.write(chunk);
-    });
+    numberer?.flush(take);
+    if (numberer && numberer.lastRow !== rows + 1) throw new Error(`Excel output: numbered ${numberer.lastRow - 1} rows of ${rows}.`);
+    take(Buffer.from(SHEET_TAIL, 'utf8'));
+    await sink.end();
+    const { crc, size } = sink;
     const head = Buffer.from(sheetHead(columns, format, columns.length ? `A1:${last}${rows + 1}` : 'A1'), 'utf8');
     zip.patch(headAt, head);
     zip.end(entry, crc32Combine(crc32(head), crc, size), head.length + size);

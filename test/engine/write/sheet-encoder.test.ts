@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { newFixes, SheetEncoder, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
+
+/** One text cell's XML as SheetEncoder writes it in row 2. */
+function textCell(value: string): string {
+  const xml = sheetRowsText([[value]], sheetFormat(['v'], ['rich_text']), 2);
+  return xml.slice('<row r="2"      ><c r="A2"      '.length, -'</row>'.length);
+}
+
+describe('SheetEncoder', () => {
+  it('escapes XML specials in short and long text, ASCII or not', () => {
+    expect(textCell('a&b')).toBe(' t="inlineStr"><is><t>a&amp;b</t></is></c>');
+    expect(textCell('a longer text with <tags> & more')).toBe(' t="inlineStr"><is><t>a longer text with &lt;tags&gt; &amp; more</t></is></c>');
+    expect(textCell('é<è')).toBe(' t="inlineStr"><is><t>é&lt;è</t></is></c>');
+    expect(textCell('a\rb')).toBe(' t="inlineStr"><is><t>a&#13;b</t></is></c>');
+  });
+
+  it('escapes _xHHHH_ only, wherever it falls in the text', () => {
+    expect(textCell('_x0041_')).toBe(' t="inlineStr"><is><t>_x005F_x0041_</t></is></c>');
+    expect(textCell('a long text ending in _x00e9_')).toBe(' t="inlineStr"><is><t>a long text ending in _x005F_x00e9_</t></is></c>');
+    expect(textCell('a long text ending in _x')).toBe(' t="inlineStr"><is><t>a long text ending in _x</t></is></c>');
+  });
+
+  it('replaces characters XML cannot hold and counts them, in ASCII and other text', () => {
+    const fixes = newFixes();
+    const xml = sheetRowsText([['ctl\x01'], ['a long text with a lone \ud800 surrogate']], sheetFormat(['v'], ['rich_text'], fixes), 2);
+    expect(xml).toContain('<t>ctl\ufffd</t>');
+    expect(xml).toContain('<t>a long text with a lone \ufffd surrogate</t>');
+    expect(fixes.replaced).toBe(2);
+  });
+
+  it('writes numbers, number text and date serials as number cells, numbers in text columns as text', () => {
+    const format = sheetFormat(['n', 't', 'd'], ['number', 'rich_text', 'date_time']);
+    expect(sheetRowsText([[0.1 + 0.2, 1e21, '2024-03-05T12:00:00'], ['-.5', 7, '2024-03-05T00:00:00']], format, 2)).toBe(
+      '<row r="2"      ><c r="A2"      ><v>0.30000000000000004</v></c><c r="B2"       t="inlineStr"><is><t>1e+21</t></is></c><c r="C2"       s="1"><v>45356.5</v></c></row>'
+      + '<row r="3"      ><c r="A3"      ><v>-0.5</v></c><c r="B3"       t="inlineStr"><is><t>7</t></is></c><c r="C3"       s="1"><v>45356</v></c></row>',
+    );
+  });
+
+  it('leaves placeholders for row numbers when it does not know them, and records each row end', () => {
+    const encoder = new SheetEncoder(16);
+    const ends: number[] = [];
+    encoder.addRows([[1], [null]], sheetFormat(['n'], ['number']), undefined, ends);
+    const xml = encoder.buffer.toString('latin1', 0, encoder.length);
+    expect(xml).toBe('<row r="\x01       ><c r="A\x01       ><v>1</v></c></row><row r="\x01       ></row>');
+    expect(ends).toEqual([xml.indexOf('</row>') + 6, xml.length]);
+  });
+});
