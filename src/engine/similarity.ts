@@ -18,7 +18,10 @@
  *   similarity when that is at least 0.75 (typos: `adress`/`address`). Units and generic words
  *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). Names ending in the same full word (`Major
  *   Genre` / `primary_genre`) are rated a third of the way from Dice to 1. The 0.9 factor keeps
- *   partial matches below synonym matches.
+ *   partial matches below synonym matches;
+ * - when one name abbreviates the other's words in a way the lexicon does not list (`TOTEMP` /
+ *   `total_employment`, `p_fertility` / `prev_fertility_rate`), 0.85 × the score of the words it
+ *   abbreviates, if that is more.
  */
 import { QUALIFIER_WEIGHTS, RELATED_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './lexicon.js';
 
@@ -39,6 +42,12 @@ const SAME_HEAD_SHARE = 1 / 3;
 const MIN_COMPOUND_LENGTH = 5;
 // Weight of a number in a partial match with a name without numbers: `col_5` and `field 5` share little.
 const NUMBER_WEIGHT = 0.5;
+// A name compared as the words it abbreviates scores this share of that comparison: the
+// abbreviation is read, not known.
+const EXPANDED_SHARE = 0.85;
+// Shortest token read as abbreviated words run together, and shortest part of it.
+const MIN_RUN_LENGTH = 4;
+const MIN_PART = 2;
 // Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
 const MAX_REWRITE_PASSES = 4;
 
@@ -135,7 +144,10 @@ export function canonicalTokens(name: string): string[] {
 
 /** Prepares a name for repeated comparisons with `preparedSimilarity`. */
 export function prepareName(name: string): PreparedName {
-  const tokens = nameTokens(name);
+  return prepareTokens(nameTokens(name));
+}
+
+function prepareTokens(tokens: string[]): PreparedName {
   const canonical = canonicalise(tokens);
   return {
     tokens,
@@ -166,8 +178,74 @@ export function nameSimilarity(a: string, b: string): number {
   return preparedSimilarity(prepareName(a), prepareName(b));
 }
 
-/** Similarity of two prepared names in [0, 1], unrounded. */
+/**
+ * Similarity of two prepared names in [0, 1], unrounded. A name abbreviating the other's words in a
+ * way no lexicon lists (`TOTEMP` / `total_employment`, `p_fertility` / `prev_fertility_rate`) is
+ * also compared as the words it abbreviates (`expandAbbreviations`), at EXPANDED_SHARE of that score.
+ */
 export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
+  const plain = plainSimilarity(a, b);
+  if (plain >= SYNONYM_SCORE) return plain;
+  let best = plain;
+  const expandedA = expandAbbreviations(a, b);
+  if (expandedA) best = Math.max(best, EXPANDED_SHARE * plainSimilarity(expandedA, b));
+  const expandedB = expandAbbreviations(b, a);
+  if (expandedB) best = Math.max(best, EXPANDED_SHARE * plainSimilarity(a, expandedB));
+  return best;
+}
+
+/**
+ * `name` with its abbreviations of `other`'s words written out as those words, or undefined when it
+ * has none: a word that is prefixes of two or more consecutive words of the other run together
+ * (`totemp` = `tot` + `emp` of `total employment`, `foodexp`, `ACIDCONC`, `perblack` for
+ * `percent black`), and, in a name of several words, a single letter that is the initial of the
+ * other's word at the same place (`p` of `prev` in `p_fertility` / `prev_fertility_rate`).
+ */
+function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedName | undefined {
+  const words = other.tokens;
+  if (words.length < 1 || other.joined === name.joined) return undefined;
+  let out: string[] | undefined;
+  name.tokens.forEach((token, i) => {
+    let expansion: string[] | undefined;
+    if (token.length === 1 && name.tokens.length > 1) {
+      const word = words[i];
+      if (word !== undefined && word.length > 1 && word[0] === token && !hasDigit(token)) expansion = [word];
+    } else if (token.length >= MIN_RUN_LENGTH && words.length > 1 && !words.includes(token) && !hasDigit(token)) {
+      // The other's words as written (`temp` in `water_temp_c`), else canonical (`percent` for `pct`).
+      expansion = runOfPrefixes(token, words) ?? (other.canonical.length > 1 ? runOfPrefixes(token, other.canonical) : undefined);
+    }
+    if (expansion) {
+      out ??= name.tokens.slice(0, i);
+      out.push(...expansion);
+    } else if (out) out.push(token);
+  });
+  return out ? prepareTokens(out) : undefined;
+}
+
+/** The words of which `token` runs together prefixes (two or more consecutive words, each part at least MIN_PART letters). */
+function runOfPrefixes(token: string, words: readonly string[]): string[] | undefined {
+  for (let start = 0; start < words.length - 1; start++) {
+    if (words[start][0] !== token[0]) continue;
+    const run = prefixesFrom(token, 0, words, start);
+    if (run && run.length >= 2) return run;
+  }
+  return undefined;
+}
+
+function prefixesFrom(token: string, at: number, words: readonly string[], next: number): string[] | undefined {
+  if (at === token.length) return [];
+  const word = words[next];
+  if (word === undefined || word[0] !== token[at]) return undefined;
+  // Longest part first: `realcons` is `real` + `cons`, not `re` + ...
+  for (let length = Math.min(word.length, token.length - at); length >= MIN_PART; length--) {
+    if (!token.startsWith(word.slice(0, length), at)) continue;
+    const rest = prefixesFrom(token, at + length, words, next + 1);
+    if (rest) return [word, ...rest];
+  }
+  return undefined;
+}
+
+function plainSimilarity(a: PreparedName, b: PreparedName): number {
   if (a.joined.length > 0 && a.joined === b.joined) return EXACT_SCORE;
   if (a.canonical.length === 0 || b.canonical.length === 0) return 0;
   if (a.canonicalKey === b.canonicalKey || a.canonicalJoined === b.canonicalJoined) return SYNONYM_SCORE;

@@ -54,6 +54,27 @@ describe('nameSimilarity', () => {
     for (const [column, field] of pairs) expect([column, field, nameSimilarity(column, field)]).toEqual([column, field, 0.95]);
   });
 
+  it('reads a word that runs together prefixes of the other name\'s words (headers of statsmodels datasets)', () => {
+    const pairs: [string, string][] = [
+      ['TOTEMP', 'total_employment'], ['realcons', 'real_consumption'], ['ACIDCONC', 'acid_concentration'],
+      ['foodexp', 'food_expenditure'], ['PERBLACK', 'pct_black'], ['SUNACTIVITY', 'sunspot_activity'], ['GNPDEFL', 'gnp_deflator'],
+    ];
+    for (const [column, field] of pairs) {
+      const score = nameSimilarity(column, field);
+      expect([column, field, score >= 0.8 && score < 0.95]).toEqual([column, field, true]);
+    }
+    // Every part must begin a word, in order, and the parts must cover the whole word.
+    expect(nameSimilarity('TOTEMP', 'total_revenue')).toBeLessThan(0.5);
+    expect(nameSimilarity('realcons', 'consumption_real')).toBeLessThan(0.5);
+    expect(nameSimilarity('totempx', 'total_employment')).toBeLessThan(0.5);
+  });
+
+  it('reads a one-letter word as the initial of the other name\'s word at the same place', () => {
+    expect(nameSimilarity('p_fertility', 'prev_fertility_rate')).toBeGreaterThan(nameSimilarity('p_fertility', 'next_fertility_rate') + 0.2);
+    expect(nameSimilarity('n_fertility', 'next_fertility_rate')).toBeGreaterThan(nameSimilarity('n_fertility', 'prev_fertility_rate') + 0.2);
+    expect(nameSimilarity('x_fertility', 'prev_fertility_rate')).toBe(nameSimilarity('x_fertility', 'next_fertility_rate'));
+  });
+
   it('ignores token order', () => {
     expect(nameSimilarity('Name First', 'first_name')).toBe(0.95);
   });

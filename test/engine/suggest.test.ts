@@ -148,10 +148,18 @@ describe('suggestResources: mapping', () => {
   });
 
   it('never gives a swap between equally good pairs a confident score', () => {
-    // `p_` and `n_` say nothing of prev/next: either way round scores the same.
+    // `a_` and `b_` say nothing of prev/next: either way round scores the same.
+    const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
+    const mapping = mappingOf(['a_fertility', 'b_fertility'], schema);
+    for (const m of Object.values(mapping)) expect(m.confidence).toBeLessThanOrEqual(0.6);
+  });
+
+  it('reads `p_` and `n_` as the initials of prev and next (gapminder countries.json)', () => {
     const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
     const mapping = mappingOf(['p_fertility', 'n_fertility'], schema);
-    for (const m of Object.values(mapping)) expect(m.confidence).toBeLessThanOrEqual(0.6);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field])).toEqual([
+      ['p_fertility', 'prev_fertility_rate'], ['n_fertility', 'next_fertility_rate'],
+    ]);
   });
 
   it('never gives a tie between two columns a confident score', () => {
