@@ -45,8 +45,8 @@ const NUMBER_WEIGHT = 0.5;
 // A name compared as the words it abbreviates scores this share of that comparison: the
 // abbreviation is read, not known.
 const EXPANDED_SHARE = 0.85;
-// Shortest token read as abbreviated words run together, and shortest part of it.
-const MIN_RUN_LENGTH = 4;
+// Shortest token read as abbreviated words run together, and shortest part of it in another order.
+const MIN_RUN_LENGTH = 3;
 const MIN_PART = 2;
 // Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
 const MAX_REWRITE_PASSES = 4;
@@ -196,10 +196,13 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
 
 /**
  * `name` with its abbreviations of `other`'s words written out as those words, or undefined when it
- * has none: a word that is prefixes of two or more consecutive words of the other run together
- * (`totemp` = `tot` + `emp` of `total employment`, `foodexp`, `ACIDCONC`, `perblack` for
- * `percent black`), and, in a name of several words, a single letter that is the initial of the
- * other's word at the same place (`p` of `prev` in `p_fertility` / `prev_fertility_rate`).
+ * has none: a word that runs together prefixes of two or more consecutive words of the other
+ * (`totemp` = `tot` + `emp` of `total employment`, `foodexp`, `ACIDCONC`, `tbilrate` = `t` + `bil`
+ * + `rate` of `treasury bill rate`, `bmi`), or of two or more of its words in another order with
+ * parts of at least two letters (`PERPOVERTY` / `poverty_pct`); and, in a name of several words, a
+ * single letter that is the initial of the other's word at the same place (`p` of `prev` in
+ * `p_fertility` / `prev_fertility_rate`). A word of the lexicon is not read as others (`id` is not
+ * `item description`).
  */
 function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedName | undefined {
   const words = other.tokens;
@@ -210,9 +213,11 @@ function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedN
     if (token.length === 1 && name.tokens.length > 1) {
       const word = words[i];
       if (word !== undefined && word.length > 1 && word[0] === token && !hasDigit(token)) expansion = [word];
-    } else if (token.length >= MIN_RUN_LENGTH && words.length > 1 && !words.includes(token) && !hasDigit(token)) {
+    } else if (token.length >= MIN_RUN_LENGTH && words.length > 1 && !words.includes(token) && !hasDigit(token) && !isLexiconWord(token)) {
       // The other's words as written (`temp` in `water_temp_c`), else canonical (`percent` for `pct`).
-      expansion = runOfPrefixes(token, words) ?? (other.canonical.length > 1 ? runOfPrefixes(token, other.canonical) : undefined);
+      const canonical = other.canonical.length > 1 ? other.canonical : undefined;
+      expansion = runOfPrefixes(token, words) ?? (canonical && runOfPrefixes(token, canonical))
+        ?? setOfPrefixes(token, words) ?? (canonical && setOfPrefixes(token, canonical));
     }
     if (expansion) {
       out ??= name.tokens.slice(0, i);
@@ -222,27 +227,58 @@ function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedN
   return out ? prepareTokens(out) : undefined;
 }
 
-/** The words of which `token` runs together prefixes (two or more consecutive words, each part at least MIN_PART letters). */
+/** The consecutive words (two or more) of which `token` runs together prefixes, in order. */
 function runOfPrefixes(token: string, words: readonly string[]): string[] | undefined {
   for (let start = 0; start < words.length - 1; start++) {
     if (words[start][0] !== token[0]) continue;
     const run = prefixesFrom(token, 0, words, start);
-    if (run && run.length >= 2) return run;
+    if (!run || run.words.length < 2) continue;
+    // Initials meet some run of a long name by chance (`cop` in `Contributions from Other Political
+    // Committees`): a run with a one-letter part must hold every full word of the other name.
+    if (run.initials && !words.every((w) => run.words.includes(w) || isQualifier(w))) continue;
+    return run.words;
   }
   return undefined;
 }
 
-function prefixesFrom(token: string, at: number, words: readonly string[], next: number): string[] | undefined {
-  if (at === token.length) return [];
+/** The words from `next` on whose prefixes spell `token` from `at`, and whether a prefix is one letter. */
+function prefixesFrom(token: string, at: number, words: readonly string[], next: number): { words: string[]; initials: boolean } | undefined {
+  if (at === token.length) return { words: [], initials: false };
   const word = words[next];
-  if (word === undefined || word[0] !== token[at]) return undefined;
+  if (word === undefined || word[0] !== token[at] || hasDigit(word)) return undefined;
   // Longest part first: `realcons` is `real` + `cons`, not `re` + ...
-  for (let length = Math.min(word.length, token.length - at); length >= MIN_PART; length--) {
+  for (let length = Math.min(word.length, token.length - at); length >= 1; length--) {
     if (!token.startsWith(word.slice(0, length), at)) continue;
     const rest = prefixesFrom(token, at + length, words, next + 1);
-    if (rest) return [word, ...rest];
+    if (rest) return { words: [word, ...rest.words], initials: rest.initials || (length === 1 && word.length > 1) };
   }
   return undefined;
+}
+
+/** Whether a word (as written) only qualifies a name: a stopword, a unit or a generic word. */
+function isQualifier(word: string): boolean {
+  const w = stripPlural(word);
+  return STOPWORDS.has(w) || QUALIFIERS.has(w);
+}
+
+/** Two or more distinct words, in any order, of which `token` runs together prefixes of MIN_PART letters or more. */
+function setOfPrefixes(token: string, words: readonly string[], at = 0, used: readonly string[] = []): string[] | undefined {
+  if (at === token.length) return used.length >= 2 ? [...used] : undefined;
+  for (const word of words) {
+    if (used.includes(word) || word[0] !== token[at] || hasDigit(word)) continue;
+    for (let length = Math.min(word.length, token.length - at); length >= MIN_PART; length--) {
+      if (!token.startsWith(word.slice(0, length), at)) continue;
+      const found = setOfPrefixes(token, words, at + length, [...used, word]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a word (as written) is one the lexicon knows or rewrites: it means itself. */
+function isLexiconWord(token: string): boolean {
+  const word = stripPlural(token);
+  return KNOWN_WORDS.has(word) || REWRITES.has(word);
 }
 
 function plainSimilarity(a: PreparedName, b: PreparedName): number {
