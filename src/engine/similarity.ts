@@ -201,8 +201,8 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
  * + `rate` of `treasury bill rate`, `bmi`), or of two or more of its words in another order with
  * parts of at least two letters (`PERPOVERTY` / `poverty_pct`); and, in a name of several words, a
  * single letter that is the initial of the other's word at the same place (`p` of `prev` in
- * `p_fertility` / `prev_fertility_rate`). A word of the lexicon is not read as others (`id` is not
- * `item description`).
+ * `p_fertility` / `prev_fertility_rate`). A word of the lexicon is not read as others (`rate` is
+ * not `r` + `ate`).
  */
 function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedName | undefined {
   const words = other.tokens;

@@ -69,10 +69,9 @@ describe('nameSimilarity', () => {
     // Every part must begin a word, and the parts must cover the whole word.
     expect(nameSimilarity('TOTEMP', 'total_revenue')).toBeLessThan(0.5);
     expect(nameSimilarity('totempx', 'total_employment')).toBeLessThan(0.5);
-    // Initials must spell the whole other name (FEC's `coh_cop` is not `Contributions from Other
-    // Political Committees`), and a word the lexicon knows means itself (`id` is no `item_description`).
+    // Initials must spell the whole other name: FEC's `coh_cop` is not `Contributions from Other
+    // Political Committees`.
     expect(nameSimilarity('cop', 'Contributions_from_Other_Political_Committees')).toBeLessThan(0.5);
-    expect(nameSimilarity('id', 'item_description')).toBeLessThan(0.5);
     expect(nameSimilarity('Rank', 'rental_ask')).toBeLessThan(0.5);
   });
 
