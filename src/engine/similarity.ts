@@ -197,8 +197,8 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
 /**
  * `name` with its abbreviations of `other`'s words written out as those words, or undefined when it
  * has none: a word that runs together prefixes of two or more consecutive words of the other
- * (`totemp` = `tot` + `emp` of `total employment`, `foodexp`, `ACIDCONC`, `tbilrate` = `t` + `bil`
- * + `rate` of `treasury bill rate`, `bmi`), or of two or more of its words in another order with
+ * (`totemp` = `tot` + `emp` of `total employment`, `foodexp`, `ACIDCONC`; initials only in a name
+ * of one word: `tbilrate` = `t` + `bil` + `rate` of `treasury bill rate`, `bmi`), or of two or more of its words in another order with
  * parts of at least two letters (`PERPOVERTY` / `poverty_pct`); and, in a name of several words, a
  * single letter that is the initial of the other's word at the same place (`p` of `prev` in
  * `p_fertility` / `prev_fertility_rate`). A word of the lexicon is not read as others (`rate` is
@@ -216,7 +216,8 @@ function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedN
     } else if (token.length >= MIN_RUN_LENGTH && words.length > 1 && !words.includes(token) && !hasDigit(token) && !isLexiconWord(token)) {
       // The other's words as written (`temp` in `water_temp_c`), else canonical (`percent` for `pct`).
       const canonical = other.canonical.length > 1 ? other.canonical : undefined;
-      expansion = runOfPrefixes(token, words) ?? (canonical && runOfPrefixes(token, canonical))
+      const alone = name.tokens.length === 1;
+      expansion = runOfPrefixes(token, words, alone) ?? (canonical && runOfPrefixes(token, canonical, alone))
         ?? setOfPrefixes(token, words) ?? (canonical && setOfPrefixes(token, canonical));
     }
     if (expansion) {
@@ -228,14 +229,15 @@ function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedN
 }
 
 /** The consecutive words (two or more) of which `token` runs together prefixes, in order. */
-function runOfPrefixes(token: string, words: readonly string[]): string[] | undefined {
+function runOfPrefixes(token: string, words: readonly string[], mayHaveInitials: boolean): string[] | undefined {
   for (let start = 0; start < words.length - 1; start++) {
     if (words[start][0] !== token[0]) continue;
     const run = prefixesFrom(token, 0, words, start);
     if (!run || run.words.length < 2) continue;
     // Initials meet some run of a long name by chance (`cop` in `Contributions from Other Political
-    // Committees`): a run with a one-letter part must hold every full word of the other name.
-    if (run.initials && !words.every((w) => run.words.includes(w) || isQualifier(w))) continue;
+    // Committees`, `pac` in `Party_Code`): a run with a one-letter part must be the whole name and
+    // hold every full word of the other name.
+    if (run.initials && (!mayHaveInitials || !words.every((w) => run.words.includes(w) || isQualifier(w)))) continue;
     return run.words;
   }
   return undefined;
@@ -301,6 +303,11 @@ function plainSimilarity(a: PreparedName, b: PreparedName): number {
   // two names sharing half their words.
   const contained = matchA.every((m) => m === 1) || matchB.every((m) => m === 1);
   if (contained) return PARTIAL_FACTOR * (dice + 1) / 2;
+  // ... and so is a shorter one whose every word abbreviates a word of the other (`unemp` in
+  // `unemployment_rate`, `infl` in `inflation_rate`), its Dice counting the abbreviations' credit.
+  const abbreviated = (match: number[], other: number[]) =>
+    match.length < other.length && match.every((m) => m === 1 || m === PREFIX_TOKEN || m === ABBREVIATION_TOKEN);
+  if (abbreviated(matchA, matchB) || abbreviated(matchB, matchA)) return PARTIAL_FACTOR * (dice + 1) / 2;
   // Names ending in the same word name the same kind of thing (`Major Genre` / `primary_genre`):
   // a third of the way from Dice to 1.
   const head = headOf(a);

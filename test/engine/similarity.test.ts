@@ -75,6 +75,18 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('Rank', 'rental_ask')).toBeLessThan(0.5);
   });
 
+  it('rates a name whose every word abbreviates a word of the other like one lying inside it', () => {
+    // statsmodels' macrodata and the Boston housing data.
+    expect(nameSimilarity('unemp', 'unemployment_rate')).toBeCloseTo(nameSimilarity('unemployment', 'unemployment_rate') * 0.86, 1);
+    expect(nameSimilarity('infl', 'inflation_rate')).toBeGreaterThan(0.6);
+    expect(nameSimilarity('CRIM', 'crime_rate')).toBeGreaterThan(0.6);
+    expect(nameSimilarity('unemp', 'rate_of_employment')).toBeLessThan(0.5);
+  });
+
+  it('reads initials only in a name of one word (`pac` of `pac_contrib_usd` is no `Party_Code`)', () => {
+    expect(nameSimilarity('Party_Code', 'pac_contrib_usd')).toBeLessThan(0.5);
+  });
+
   it('reads a one-letter word as the initial of the other name\'s word at the same place', () => {
     expect(nameSimilarity('p_fertility', 'prev_fertility_rate')).toBeGreaterThan(nameSimilarity('p_fertility', 'next_fertility_rate') + 0.2);
     expect(nameSimilarity('n_fertility', 'next_fertility_rate')).toBeGreaterThan(nameSimilarity('n_fertility', 'prev_fertility_rate') + 0.2);
