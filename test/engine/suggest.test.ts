@@ -147,6 +147,12 @@ describe('suggestResources: mapping', () => {
     expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
   });
 
+  it('gives a state-code field the column of US postal codes, not another column of codes (FEC candidate summary)', () => {
+    const rows = repeat(20, (i) => [String((i % 3) + 1), ['AL', 'AR', 'AZ', 'CA', 'CO'][i % 5]]);
+    const mapping = mappingOf(['Party_Code', 'Candidate_State'], schemaOf(['state_cd'], { fieldDataTypes: { state_cd: 'category' } }), rows);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field])).toEqual([['Candidate_State', 'state_cd']]);
+  });
+
   it('never gives a swap between equally good pairs a confident score', () => {
     // `a_` and `b_` say nothing of prev/next: either way round scores the same.
     const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
