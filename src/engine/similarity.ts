@@ -48,6 +48,8 @@ const EXPANDED_SHARE = 0.85;
 // Shortest token read as abbreviated words run together, and shortest part of it in another order.
 const MIN_RUN_LENGTH = 3;
 const MIN_PART = 2;
+// First words that make a name a count of what follows.
+const COUNT_PREFIXES = new Set(['num', 'number', 'nbr', 'nmbr']);
 // Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
 const MAX_REWRITE_PASSES = 4;
 
@@ -477,6 +479,8 @@ function buildRewrites(): Map<string, Rewrite[]> {
 
 function canonicalise(tokens: string[]): string[] {
   let out = tokens.map(stripPlural);
+  // A name starting with `num` counts what follows (`num_children`, `NumEmployees`): a count.
+  if (out.length > 1 && COUNT_PREFIXES.has(out[0]) && !isNumber(out[1])) out = ['count', ...out.slice(1)];
   // Later passes join phrases that earlier rewrites completed (`mobile no` → `phone number` →
   // `phone`); they rewrite phrases only, so a canonical word is never rewritten again.
   for (let pass = 0; pass < MAX_REWRITE_PASSES; pass++) {

@@ -27,6 +27,14 @@ describe('canonicalTokens', () => {
     expect(canonicalTokens('created_at')).toEqual(['created']);
   });
 
+  it('reads a name starting with `num` as a count of what follows', () => {
+    expect(canonicalTokens('num_children')).toEqual(['count', 'children']);
+    expect(canonicalTokens('NumEmployees')).toEqual(['count', 'employee']);
+    expect(canonicalTokens('number_of_children')).toEqual(['count', 'children']);
+    expect(canonicalTokens('num_1')).toEqual(['number', '1']);
+    expect(nameSimilarity('num_children', 'children_count')).toBe(0.95);
+  });
+
   it('strips English plurals', () => {
     expect(canonicalTokens('Emails')).toEqual(['email']);
     expect(canonicalTokens('Categories')).toEqual(['category']);
