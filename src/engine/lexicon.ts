@@ -254,6 +254,8 @@ export const RELATED_PAIRS: readonly (readonly [string, string])[] = [
   ['max', 'high'], ['min', 'low'], ['max', 'peak'], ['product', 'item'], ['code', 'abbreviation'], ['rating', 'star'],
   ['salary', 'pay'], ['wage', 'pay'], ['timestamp', 'time'], ['event', 'incident'], ['amount', 'cost'],
   ['company', 'vendor'], ['company', 'manufacturer'], ['brand', 'manufacturer'], ['start', 'open'], ['end', 'close'],
+  // GIS exports name coordinates X and Y (longitude, latitude); the values' ranges check it.
+  ['x', 'longitude'], ['y', 'latitude'], ['origin', 'source'], ['destination', 'target'],
 ];
 
 /** Words that carry no meaning in a column name (`created_at` = `created`, `date of birth`). */

@@ -18,7 +18,10 @@
  *   similarity when that is at least 0.75 (typos: `adress`/`address`). Units and generic words
  *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). Names ending in the same full word (`Major
  *   Genre` / `primary_genre`) are rated a third of the way from Dice to 1. The 0.9 factor keeps
- *   partial matches below synonym matches.
+ *   partial matches below synonym matches;
+ * - when one name abbreviates the other's words in a way the lexicon does not list (`TOTEMP` /
+ *   `total_employment`, `p_fertility` / `prev_fertility_rate`), 0.85 × the score of the words it
+ *   abbreviates, if that is more.
  */
 import { QUALIFIER_WEIGHTS, RELATED_PAIRS, STOPWORDS, SYNONYM_GROUPS } from './lexicon.js';
 
@@ -39,6 +42,14 @@ const SAME_HEAD_SHARE = 1 / 3;
 const MIN_COMPOUND_LENGTH = 5;
 // Weight of a number in a partial match with a name without numbers: `col_5` and `field 5` share little.
 const NUMBER_WEIGHT = 0.5;
+// A name compared as the words it abbreviates scores this share of that comparison: the
+// abbreviation is read, not known.
+const EXPANDED_SHARE = 0.85;
+// Shortest token read as abbreviated words run together, and shortest part of it in another order.
+const MIN_RUN_LENGTH = 3;
+const MIN_PART = 2;
+// First words that make a name a count of what follows.
+const COUNT_PREFIXES = new Set(['num', 'number', 'nbr', 'nmbr']);
 // Rewrites applied to a name at most this many times (a rewrite can complete another phrase).
 const MAX_REWRITE_PASSES = 4;
 
@@ -135,7 +146,10 @@ export function canonicalTokens(name: string): string[] {
 
 /** Prepares a name for repeated comparisons with `preparedSimilarity`. */
 export function prepareName(name: string): PreparedName {
-  const tokens = nameTokens(name);
+  return prepareTokens(nameTokens(name));
+}
+
+function prepareTokens(tokens: string[]): PreparedName {
   const canonical = canonicalise(tokens);
   return {
     tokens,
@@ -166,8 +180,112 @@ export function nameSimilarity(a: string, b: string): number {
   return preparedSimilarity(prepareName(a), prepareName(b));
 }
 
-/** Similarity of two prepared names in [0, 1], unrounded. */
+/**
+ * Similarity of two prepared names in [0, 1], unrounded. A name abbreviating the other's words in a
+ * way no lexicon lists (`TOTEMP` / `total_employment`, `p_fertility` / `prev_fertility_rate`) is
+ * also compared as the words it abbreviates (`expandAbbreviations`), at EXPANDED_SHARE of that score.
+ */
 export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
+  const plain = plainSimilarity(a, b);
+  if (plain >= SYNONYM_SCORE) return plain;
+  let best = plain;
+  const expandedA = expandAbbreviations(a, b);
+  if (expandedA) best = Math.max(best, EXPANDED_SHARE * plainSimilarity(expandedA, b));
+  const expandedB = expandAbbreviations(b, a);
+  if (expandedB) best = Math.max(best, EXPANDED_SHARE * plainSimilarity(a, expandedB));
+  return best;
+}
+
+/**
+ * `name` with its abbreviations of `other`'s words written out as those words, or undefined when it
+ * has none: a word that runs together prefixes of two or more consecutive words of the other
+ * (`totemp` = `tot` + `emp` of `total employment`, `foodexp`, `ACIDCONC`; initials only in a name
+ * of one word: `tbilrate` = `t` + `bil` + `rate` of `treasury bill rate`, `bmi`), or of two or more of its words in another order with
+ * parts of at least two letters (`PERPOVERTY` / `poverty_pct`); and, in a name of several words, a
+ * single letter that is the initial of the other's word at the same place (`p` of `prev` in
+ * `p_fertility` / `prev_fertility_rate`). A word of the lexicon is not read as others (`rate` is
+ * not `r` + `ate`).
+ */
+function expandAbbreviations(name: PreparedName, other: PreparedName): PreparedName | undefined {
+  const words = other.tokens;
+  if (words.length < 1 || other.joined === name.joined) return undefined;
+  let out: string[] | undefined;
+  name.tokens.forEach((token, i) => {
+    let expansion: string[] | undefined;
+    if (token.length === 1 && name.tokens.length > 1) {
+      const word = words[i];
+      if (word !== undefined && word.length > 1 && word[0] === token && !hasDigit(token)) expansion = [word];
+    } else if (token.length >= MIN_RUN_LENGTH && words.length > 1 && !words.includes(token) && !hasDigit(token) && !isLexiconWord(token)) {
+      // The other's words as written (`temp` in `water_temp_c`), else canonical (`percent` for `pct`).
+      const canonical = other.canonical.length > 1 ? other.canonical : undefined;
+      const alone = name.tokens.length === 1;
+      expansion = runOfPrefixes(token, words, alone) ?? (canonical && runOfPrefixes(token, canonical, alone))
+        ?? setOfPrefixes(token, words) ?? (canonical && setOfPrefixes(token, canonical));
+    }
+    if (expansion) {
+      out ??= name.tokens.slice(0, i);
+      out.push(...expansion);
+    } else if (out) out.push(token);
+  });
+  return out ? prepareTokens(out) : undefined;
+}
+
+/** The consecutive words (two or more) of which `token` runs together prefixes, in order. */
+function runOfPrefixes(token: string, words: readonly string[], mayHaveInitials: boolean): string[] | undefined {
+  for (let start = 0; start < words.length - 1; start++) {
+    if (words[start][0] !== token[0]) continue;
+    const run = prefixesFrom(token, 0, words, start);
+    if (!run || run.words.length < 2) continue;
+    // Initials meet some run of a long name by chance (`cop` in `Contributions from Other Political
+    // Committees`, `pac` in `Party_Code`): a run with a one-letter part must be the whole name and
+    // hold every full word of the other name.
+    if (run.initials && (!mayHaveInitials || !words.every((w) => run.words.includes(w) || isQualifier(w)))) continue;
+    return run.words;
+  }
+  return undefined;
+}
+
+/** The words from `next` on whose prefixes spell `token` from `at`, and whether a prefix is one letter. */
+function prefixesFrom(token: string, at: number, words: readonly string[], next: number): { words: string[]; initials: boolean } | undefined {
+  if (at === token.length) return { words: [], initials: false };
+  const word = words[next];
+  if (word === undefined || word[0] !== token[at] || hasDigit(word)) return undefined;
+  // Longest part first: `realcons` is `real` + `cons`, not `re` + ...
+  for (let length = Math.min(word.length, token.length - at); length >= 1; length--) {
+    if (!token.startsWith(word.slice(0, length), at)) continue;
+    const rest = prefixesFrom(token, at + length, words, next + 1);
+    if (rest) return { words: [word, ...rest.words], initials: rest.initials || (length === 1 && word.length > 1) };
+  }
+  return undefined;
+}
+
+/** Whether a word (as written) only qualifies a name: a stopword, a unit or a generic word. */
+function isQualifier(word: string): boolean {
+  const w = stripPlural(word);
+  return STOPWORDS.has(w) || QUALIFIERS.has(w);
+}
+
+/** Two or more distinct words, in any order, of which `token` runs together prefixes of MIN_PART letters or more. */
+function setOfPrefixes(token: string, words: readonly string[], at = 0, used: readonly string[] = []): string[] | undefined {
+  if (at === token.length) return used.length >= 2 ? [...used] : undefined;
+  for (const word of words) {
+    if (used.includes(word) || word[0] !== token[at] || hasDigit(word)) continue;
+    for (let length = Math.min(word.length, token.length - at); length >= MIN_PART; length--) {
+      if (!token.startsWith(word.slice(0, length), at)) continue;
+      const found = setOfPrefixes(token, words, at + length, [...used, word]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a word (as written) is one the lexicon knows or rewrites: it means itself. */
+function isLexiconWord(token: string): boolean {
+  const word = stripPlural(token);
+  return KNOWN_WORDS.has(word) || REWRITES.has(word);
+}
+
+function plainSimilarity(a: PreparedName, b: PreparedName): number {
   if (a.joined.length > 0 && a.joined === b.joined) return EXACT_SCORE;
   if (a.canonical.length === 0 || b.canonical.length === 0) return 0;
   if (a.canonicalKey === b.canonicalKey || a.canonicalJoined === b.canonicalJoined) return SYNONYM_SCORE;
@@ -187,6 +305,11 @@ export function preparedSimilarity(a: PreparedName, b: PreparedName): number {
   // two names sharing half their words.
   const contained = matchA.every((m) => m === 1) || matchB.every((m) => m === 1);
   if (contained) return PARTIAL_FACTOR * (dice + 1) / 2;
+  // ... and so is a shorter one whose every word abbreviates a word of the other (`unemp` in
+  // `unemployment_rate`, `infl` in `inflation_rate`), its Dice counting the abbreviations' credit.
+  const abbreviated = (match: number[], other: number[]) =>
+    match.length < other.length && match.every((m) => m === 1 || m === PREFIX_TOKEN || m === ABBREVIATION_TOKEN);
+  if (abbreviated(matchA, matchB) || abbreviated(matchB, matchA)) return PARTIAL_FACTOR * (dice + 1) / 2;
   // Names ending in the same word name the same kind of thing (`Major Genre` / `primary_genre`):
   // a third of the way from Dice to 1.
   const head = headOf(a);
@@ -356,6 +479,8 @@ function buildRewrites(): Map<string, Rewrite[]> {
 
 function canonicalise(tokens: string[]): string[] {
   let out = tokens.map(stripPlural);
+  // A name starting with `num` counts what follows (`num_children`, `NumEmployees`): a count.
+  if (out.length > 1 && COUNT_PREFIXES.has(out[0]) && !isNumber(out[1])) out = ['count', ...out.slice(1)];
   // Later passes join phrases that earlier rewrites completed (`mobile no` → `phone number` →
   // `phone`); they rewrite phrases only, so a canonical word is never rewritten again.
   for (let pass = 0; pass < MAX_REWRITE_PASSES; pass++) {

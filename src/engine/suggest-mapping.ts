@@ -32,6 +32,11 @@ const COMMON_WORD_MIN = 100;
 // How much value shapes move a name score: up by this much when every value fits the field,
 // down by as much when none does (for shapes whose misfit counts).
 const SHAPE_WEIGHT = 0.2;
+// A move this far down (under a fifth of the values fit: 2 × 0.2 - 1) means the values contradict
+// a name asking for one of the RANGES.
+const CONTRADICTED_MOVE = -0.6;
+const RANGES: ReadonlySet<Shape> = new Set<Shape>(['latitude', 'longitude']);
+const BELOW_BAR = MIN_MAPPING_CONFIDENCE - 0.01;
 // A name score this low is not helped by values (unless they alone identify the field).
 const SHAPE_MIN_NAME_SCORE = 0.3;
 // Only an exact name scores 1; every other match stays below it, whatever its values.
@@ -179,6 +184,10 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
         // Up in proportion to the room left, so values never reorder two names (`Loans_from_Candidate`
         // stays over `Candidate_Loan_Repayments` for `cand_loans` when both hold amounts); down in full.
         score += move > 0 ? SHAPE_WEIGHT * move * (1 - name) / (1 - SHAPE_MIN_NAME_SCORE) : SHAPE_WEIGHT * move;
+        // Coordinates most of which are out of range (screen pixels for `latitude`) overrule the
+        // name: the column stays under the bar. (Other shapes only lower it: a `Year` column of
+        // dates still serves `model_yr`.)
+        if (move <= CONTRADICTED_MOVE && counted.some((s) => RANGES.has(s))) return Math.min(score, BELOW_BAR);
       }
       // Values alone identify a field for a column whose name says nothing (`cca2`), not for one
       // whose name says it is something else (`state` holding `CA`, `DE`... for `country_code`);

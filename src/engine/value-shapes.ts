@@ -2,8 +2,9 @@
  * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
  * the share of values that are emails, phones, numbers, dates, years, months, booleans,
  * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
- * English country names, ISO 4217 currency codes, continents, US states, abbreviations or short
- * codes, and which of these shapes a field's name and type ask for.
+ * English country names, ISO 4217 currency codes, continents, US states (names or postal codes) and
+ * their postal codes alone, counts (numbers never under 0), abbreviations or short codes, and which
+ * of these shapes a field's name and type ask for.
  */
 import { createRequire } from 'node:module';
 import type { DataType } from '../contract/index.js';
@@ -13,7 +14,7 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
   | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code'
-  | 'abbreviation' | 'usState';
+  | 'abbreviation' | 'usState' | 'usStateCode' | 'count';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -25,7 +26,7 @@ export type ShapeShares = ReadonlyMap<Shape, number>;
  */
 export const VALUE_ONLY_SCORES: ReadonlyMap<Shape, number> = new Map<Shape, number>([
   ['email', 0.6], ['countryAlpha2', 0.6], ['countryAlpha3', 0.6], ['countryNumeric', 0.6], ['countryName', 0.6], ['currency', 0.6],
-  ['usState', 0.6],
+  ['usState', 0.6], ['usStateCode', 0.6],
   // Dates are common, but a column of them for a date field is worth a look (at the bar): when it
   // is the only one, calibration raises it; when several are, they tie and stay low.
   ['date', 0.5],
@@ -39,7 +40,7 @@ export const VALUE_ONLY_SHARE = 0.9;
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
-  'countryNumeric', 'currency', 'abbreviation',
+  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -78,7 +79,8 @@ const US_STATE_CODES = new Set([
 /** Every shape. */
 export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
-  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation', 'usState',
+  'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation', 'usState', 'usStateCode',
+  'count',
 ]);
 
 /**
@@ -91,7 +93,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
   const want = (shape: Shape) => wanted.has(shape);
   const dayFirst = want('date') ? detectDayFirst(texts) : false;
   const codes = isoCodes();
-  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month'].some((s) => wanted.has(s as Shape));
+  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month', 'count'].some((s) => wanted.has(s as Shape));
   for (const raw of texts) {
     const text = raw.trim();
     if (text.includes('@')) {
@@ -103,6 +105,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     if (want('month') && (MONTH_NAMES.has(lower.replace(/\.$/, '')) || YEAR_MONTH.test(text))) add('month');
     if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
     if (want('usState') && (US_STATES.has(lower) || US_STATE_CODES.has(text))) add('usState');
+    if (want('usStateCode') && US_STATE_CODES.has(text)) add('usStateCode');
     if (want('code') && CODE.test(text)) add('code');
     if (want('abbreviation') && ABBREVIATION.test(text)) add('abbreviation');
     if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
@@ -116,6 +119,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     const number = numeric && mayStartNumber(text) ? parseNumber(text) : undefined;
     if (number !== undefined) {
       add('number');
+      if (number >= 0) add('count');
       if (text.endsWith('%') || (number >= 0 && number <= 100)) add('percent');
       if (number >= -90 && number <= 90) add('latitude');
       if (number >= -180 && number <= 180) add('longitude');
@@ -157,17 +161,24 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
-  // A state by name or postal code; a field for its FIPS number, id or abbreviation asks for that instead.
-  if (has('state') && !['fip', 'id', 'number', 'code', 'abbreviation'].some(has)) shapes.push('usState');
+  // A state by name or postal code; a field for its code or abbreviation asks for postal codes (`CA`),
+  // one for its FIPS number or id for that.
+  const stateCode = has('code') || has('abbreviation');
+  if (has('state') && !['fip', 'id', 'number'].some(has)) shapes.push(stateCode ? 'usStateCode' : 'usState');
   if (['is', 'has', 'can', 'was'].includes(tokens[0] ?? '') || has('indicator')) shapes.push('boolean');
-  if (has('percent') || has('share') || has('ratio')) shapes.push('percent');
+  if (has('percent') || has('share') || has('ratio') || has('rate')) shapes.push('percent');
+  // A count of things is a number never under 0 (`population`, `num_children`, `worker_cnt`).
+  if (COUNT_WORDS.some(has) || (tokens[0] === 'number' && tokens.length > 1)) shapes.push('count');
+
   if (has('code') || has('iata') || has('ioc') || has('abbreviation') || has('symbol')) shapes.push('code');
   // An abbreviation has letters, in capitals or at most three (`CA`, `DEM`, `Inc`), not `Iowa` or `1`.
   if (has('abbreviation')) shapes.push('abbreviation');
   // FIPS codes are numbers (`06`), not state names.
   if (has('fip')) shapes.push('number');
-  // A number field named for a kind of number asks for that kind: latitudes, not any number.
-  if (type === 'number' && !shapes.some((s) => NUMBER_KINDS.has(s))) shapes.push('number');
+  // A number field named for a kind of number asks for that kind: latitudes, not any number. A field
+  // without a type named for money or with a unit asks for numbers (`price`, `amount_usd`, `weight_kg`).
+  const number = type === 'number' || (type === undefined && tokens.some((t) => NUMBER_WORDS.has(t)));
+  if (number && !shapes.some((s) => NUMBER_KINDS.has(s))) shapes.push('number');
   if (type === 'date_time') shapes.push('date');
   if (type === undefined && tokens.some((t) => DATE_WORDS.has(t))) shapes.push('date');
   return shapes;
@@ -175,7 +186,13 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
 
 const DURATION_ENDINGS = new Set(['years', 'yrs']);
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
-const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'percent']);
+// Percentages are numbers too: `percent` only adds, so a percentage field also asks for `number`.
+const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'count']);
+const COUNT_WORDS = ['count', 'quantity', 'population', 'people', 'headcount'];
+const NUMBER_WORDS = new Set([
+  'price', 'amount', 'cost', 'revenue', 'salary', 'wage', 'income', 'balance', 'usd', 'eur', 'gbp', 'mm', 'cm', 'km', 'kg',
+  'lb', 'g', 'mi', 'ft', 'celsius', 'fahrenheit', 'mph', 'kmh', 'sqkm', 'sqmi', 'ppm',
+]);
 
 interface IsoCodes { alpha2: Set<string>; alpha3: Set<string>; numeric: Set<string>; names: Set<string>; currencies: Set<string> }
 let iso: IsoCodes | undefined;

@@ -27,6 +27,14 @@ describe('canonicalTokens', () => {
     expect(canonicalTokens('created_at')).toEqual(['created']);
   });
 
+  it('reads a name starting with `num` as a count of what follows', () => {
+    expect(canonicalTokens('num_children')).toEqual(['count', 'children']);
+    expect(canonicalTokens('NumEmployees')).toEqual(['count', 'employee']);
+    expect(canonicalTokens('number_of_children')).toEqual(['count', 'children']);
+    expect(canonicalTokens('num_1')).toEqual(['number', '1']);
+    expect(nameSimilarity('num_children', 'children_count')).toBe(0.95);
+  });
+
   it('strips English plurals', () => {
     expect(canonicalTokens('Emails')).toEqual(['email']);
     expect(canonicalTokens('Categories')).toEqual(['category']);
@@ -52,6 +60,45 @@ describe('nameSimilarity', () => {
       ['Phone No.', 'phone'], ['Surname', 'last_name'],
     ];
     for (const [column, field] of pairs) expect([column, field, nameSimilarity(column, field)]).toEqual([column, field, 0.95]);
+  });
+
+  it('reads a word that runs together prefixes of the other name\'s words (headers of statsmodels datasets)', () => {
+    const pairs: [string, string][] = [
+      ['TOTEMP', 'total_employment'], ['realcons', 'real_consumption'], ['ACIDCONC', 'acid_concentration'],
+      ['foodexp', 'food_expenditure'], ['PERBLACK', 'pct_black'], ['SUNACTIVITY', 'sunspot_activity'], ['GNPDEFL', 'gnp_deflator'],
+      // Initials among the parts (statsmodels and scikit-learn headers), and words in another order.
+      ['tbilrate', 'treasury_bill_rate'], ['bmi', 'body_mass_index'], ['PTRATIO', 'pupil_teacher_ratio'], ['hinc', 'household_income'],
+      ['invc', 'in_vehicle_cost'], ['MEDV', 'median_value'], ['PERPOVERTY', 'poverty_pct'],
+    ];
+    for (const [column, field] of pairs) {
+      const score = nameSimilarity(column, field);
+      expect([column, field, score >= 0.8 && score < 0.95]).toEqual([column, field, true]);
+    }
+    // Every part must begin a word, and the parts must cover the whole word.
+    expect(nameSimilarity('TOTEMP', 'total_revenue')).toBeLessThan(0.5);
+    expect(nameSimilarity('totempx', 'total_employment')).toBeLessThan(0.5);
+    // Initials must spell the whole other name: FEC's `coh_cop` is not `Contributions from Other
+    // Political Committees`.
+    expect(nameSimilarity('cop', 'Contributions_from_Other_Political_Committees')).toBeLessThan(0.5);
+    expect(nameSimilarity('Rank', 'rental_ask')).toBeLessThan(0.5);
+  });
+
+  it('rates a name whose every word abbreviates a word of the other like one lying inside it', () => {
+    // statsmodels' macrodata and the Boston housing data.
+    expect(nameSimilarity('unemp', 'unemployment_rate')).toBeCloseTo(nameSimilarity('unemployment', 'unemployment_rate') * 0.86, 1);
+    expect(nameSimilarity('infl', 'inflation_rate')).toBeGreaterThan(0.6);
+    expect(nameSimilarity('CRIM', 'crime_rate')).toBeGreaterThan(0.6);
+    expect(nameSimilarity('unemp', 'rate_of_employment')).toBeLessThan(0.5);
+  });
+
+  it('reads initials only in a name of one word (`pac` of `pac_contrib_usd` is no `Party_Code`)', () => {
+    expect(nameSimilarity('Party_Code', 'pac_contrib_usd')).toBeLessThan(0.5);
+  });
+
+  it('reads a one-letter word as the initial of the other name\'s word at the same place', () => {
+    expect(nameSimilarity('p_fertility', 'prev_fertility_rate')).toBeGreaterThan(nameSimilarity('p_fertility', 'next_fertility_rate') + 0.2);
+    expect(nameSimilarity('n_fertility', 'next_fertility_rate')).toBeGreaterThan(nameSimilarity('n_fertility', 'prev_fertility_rate') + 0.2);
+    expect(nameSimilarity('x_fertility', 'prev_fertility_rate')).toBe(nameSimilarity('x_fertility', 'next_fertility_rate'));
   });
 
   it('ignores token order', () => {

@@ -147,11 +147,36 @@ describe('suggestResources: mapping', () => {
     expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
   });
 
+  it('gives a state-code field the column of US postal codes, not another column of codes (FEC candidate summary)', () => {
+    const rows = repeat(20, (i) => [String((i % 3) + 1), ['AL', 'AR', 'AZ', 'CA', 'CO'][i % 5]]);
+    const mapping = mappingOf(['Party_Code', 'Candidate_State'], schemaOf(['state_cd'], { fieldDataTypes: { state_cd: 'category' } }), rows);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field])).toEqual([['Candidate_State', 'state_cd']]);
+  });
+
+  it('reads X and Y of a GIS export as longitude and latitude when the values are in range', () => {
+    // Points as ArcGIS writes them to CSV (X, Y first), here London borough centroids.
+    const rows: Row[] = [['-0.1278', '51.5074', 'Camden'], ['-0.0877', '51.5155', 'City'], ['0.0648', '51.5441', 'Newham']];
+    const schema = schemaOf(['latitude', 'longitude', 'borough'], { fieldDataTypes: { latitude: 'number', longitude: 'number' } });
+    const mapping = mappingOf(['X', 'Y', 'borough'], schema, repeat(10, (i) => rows[i % 3]));
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field])).toEqual([['X', 'longitude'], ['Y', 'latitude'], ['borough', 'borough']]);
+    // Screen coordinates (vega-datasets platformer-terrain) are no latitudes.
+    const pixels = repeat(20, (i) => [String(i * 48)]);
+    expect(mappingOf(['y'], schemaOf(['latitude'], { fieldDataTypes: { latitude: 'number' } }), pixels).y?.confidence ?? 0).toBeLessThan(0.6);
+  });
+
   it('never gives a swap between equally good pairs a confident score', () => {
-    // `p_` and `n_` say nothing of prev/next: either way round scores the same.
+    // `a_` and `b_` say nothing of prev/next: either way round scores the same.
+    const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
+    const mapping = mappingOf(['a_fertility', 'b_fertility'], schema);
+    for (const m of Object.values(mapping)) expect(m.confidence).toBeLessThanOrEqual(0.6);
+  });
+
+  it('reads `p_` and `n_` as the initials of prev and next (gapminder countries.json)', () => {
     const schema = schemaOf(['prev_fertility_rate', 'next_fertility_rate']);
     const mapping = mappingOf(['p_fertility', 'n_fertility'], schema);
-    for (const m of Object.values(mapping)) expect(m.confidence).toBeLessThanOrEqual(0.6);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field])).toEqual([
+      ['p_fertility', 'prev_fertility_rate'], ['n_fertility', 'next_fertility_rate'],
+    ]);
   });
 
   it('never gives a tie between two columns a confident score', () => {
@@ -163,11 +188,12 @@ describe('suggestResources: mapping', () => {
 
   it('sinks a name match whose values cannot be what the field holds', () => {
     const schema = schemaOf(['lat'], { fieldDataTypes: { lat: 'number' } });
-    // `latitude_ish` scores 0.75 for `lat` by name; latitudes raise it, values beyond ±90 sink it.
+    // `latitude_ish` scores 0.75 for `lat` by name; latitudes raise it, values beyond ±90 sink it
+    // under the bar (coordinates out of range overrule the name).
     const inRange = repeat(20, (i) => [String(40 + i / 7)]);
     const outOfRange = repeat(20, (i) => [String(100 + i)]);
     expect(mappingOf(['latitude_ish'], schema, inRange)).toEqual({ latitude_ish: { field: 'lat', confidence: 0.92 } });
-    expect(mappingOf(['latitude_ish'], schema, outOfRange)).toEqual({ latitude_ish: { field: 'lat', confidence: 0.73 } });
+    expect(mappingOf(['latitude_ish'], schema, outOfRange)).toEqual({});
   });
 
   it('leaves the second of two equally good columns unmapped', () => {

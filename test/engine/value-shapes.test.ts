@@ -77,6 +77,23 @@ describe('US states', () => {
     expect(of('state_name')).toEqual(['usState']);
     for (const field of ['state_fips', 'state_id', 'state_code', 'state_abbr']) expect(of(field)).not.toContain('usState');
   });
+
+  it('are postal codes alone for a field of state codes or abbreviations', () => {
+    // Candidate_State and Party_Code of the FEC's candidate summary (vega-datasets political-contributions).
+    expect(share(['CA', 'NY', 'TX', 'DC', 'PR'], 'usStateCode')).toBe(1);
+    expect(share(['California', 'DEM', 'REP', 'ca'], 'usStateCode')).toBe(0);
+    const of = (field: string) => expectedShapes(canonicalTokens(field), 'category');
+    for (const field of ['state_code', 'state_cd', 'state_abbr', 'StateAbbrev']) expect(of(field)).toContain('usStateCode');
+    for (const field of ['state', 'state_fips', 'state_id']) expect(of(field)).not.toContain('usStateCode');
+  });
+});
+
+describe('counts', () => {
+  it('are numbers never under 0, whole or not (a population in millions)', () => {
+    // statsmodels longley POP, macrodata pop, and a change in employment.
+    expect(share(['107608', '1,234', '177.146', '0'], 'count')).toBe(1);
+    expect(share(['-2.5', '3', 'n/a', '-1'], 'count')).toBe(0.25);
+  });
 });
 
 describe('abbreviations', () => {
@@ -104,7 +121,12 @@ describe('expectedShapes', () => {
     expect(shapes('continent')).toEqual(['continent']);
     expect(shapes('country')).toEqual(['countryName']);
     expect(shapes('iso_numeric')).toEqual(['countryNumeric']);
-    expect(shapes('state_abbr')).toEqual(['code', 'abbreviation']);
+    expect(shapes('state_abbr')).toEqual(['usStateCode', 'code', 'abbreviation']);
+    expect(shapes('state_cd')).toEqual(['usStateCode', 'code']);
+    expect(shapes('unemployment_rate', 'number')).toEqual(['percent', 'number']);
+    expect(shapes('population', 'number')).toEqual(['count']);
+    expect(shapes('num_children', 'number')).toEqual(['count']);
+    expect(shapes('worker_cnt', 'number')).toEqual(['count']);
     expect(shapes('state_fips')).toEqual(['number']);
   });
 
@@ -115,6 +137,11 @@ describe('expectedShapes', () => {
     expect(shapes('amount', 'number')).toEqual(['number']);
     expect(shapes('created_at')).toEqual(['date']);
     expect(shapes('notes', 'rich_text')).toEqual([]);
+    // A name for money or with a unit asks for numbers when the schema gives no type, not against it.
+    expect(shapes('price')).toEqual(['number']);
+    expect(shapes('body_mass_g')).toEqual(['number']);
+    expect(shapes('amount_usd')).toEqual(['number']);
+    expect(shapes('price', 'category')).toEqual([]);
   });
 
   it('reads a name ending in `years` or `yrs` as a duration, not a year', () => {
