@@ -77,20 +77,59 @@ function isBuiltInDate(id: number): boolean {
   return (id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58);
 }
 
-/** Whether a custom number format shows a date or time: y, m, d, h or s outside quotes, brackets and escapes. */
-export function isDateFormat(format: string): boolean {
-  const bare = format.replace(/"[^"]*"/g, '').replace(/\[[^\]]*]/g, '').replace(/\\./g, '');
-  // `General` and number formats have none of these letters; `[h]:mm` elapsed times count as times.
-  return /[ymdhs]/i.test(bare);
+/**
+ * How a number format shows a serial: a date (with or without a time), a time of day (`h:mm`,
+ * `mm:ss`: h or s, no y or d), or an elapsed time (`[h]:mm:ss`); undefined for a number format.
+ */
+export type DateKind = 'date' | 'time' | 'elapsed';
+
+/** What a custom number format shows, from y, m, d, h or s outside quotes, brackets and escapes. */
+export function dateKind(format: string): DateKind | undefined {
+  const unquoted = format.replace(/"[^"]*"/g, '').replace(/\\./g, '');
+  if (/\[(h+|m+|s+)]/i.test(unquoted)) return 'elapsed';
+  const bare = unquoted.replace(/\[[^\]]*]/g, '');
+  // `General` and number formats have none of these letters.
+  if (!/[ymdhs]/i.test(bare)) return undefined;
+  return /[yd]/i.test(bare) || !/[hs]/i.test(bare) ? 'date' : 'time';
 }
 
-/** ISO text `YYYY-MM-DDTHH:mm:ss` of an Excel serial date, rounded to the second. */
+/** Excel's built-in formats that show a time of day (18-21 `h:mm AM/PM`... `h:mm:ss`, 45 `mm:ss`, 47 `mmss.0`) or an elapsed time (46 `[h]:mm:ss`). */
+function builtInKind(id: number): DateKind | undefined {
+  if (id === 46) return 'elapsed';
+  if ((id >= 18 && id <= 21) || id === 45 || id === 47) return 'time';
+  return isBuiltInDate(id) ? 'date' : undefined;
+}
+
+/**
+ * A serial in a date or time format as text, as openpyxl and pandas read it: an elapsed time as
+ * `H:MM:SS` (`30:15:00`), a serial under one day as the time of day `HH:mm:ss` (whatever the
+ * format: it holds no date), else the date and time. Never a date made up from a time
+ * (`1899-12-30T10:30:00`).
+ */
+export function serialCellText(serial: number, kind: DateKind, date1904: boolean): string | null {
+  if (!Number.isFinite(serial)) return null;
+  if (kind === 'elapsed') {
+    const seconds = Math.floor(Math.round(Math.abs(serial) * DAY_MS) / 1000);
+    const sign = serial < 0 && seconds > 0 ? '-' : '';
+    return `${sign}${Math.floor(seconds / 3600)}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
+  }
+  if (serial >= 0 && serial < 1) {
+    const seconds = Math.floor(Math.round(serial * DAY_MS) / 1000);
+    if (seconds < 86_400) return `${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
+  }
+  return serialText(serial, date1904);
+}
+
+/**
+ * ISO text `YYYY-MM-DDTHH:mm:ss` of an Excel serial date: rounded to the millisecond (a serial's
+ * 15 digits), then cut to the second, as a CSV date-time's fraction is.
+ */
 export function serialText(serial: number, date1904: boolean): string | null {
   if (!Number.isFinite(serial)) return null;
   // 1900 system: day 0 is 1899-12-30 from March 1900 on; Excel's fictitious 1900-02-29 (serial 60)
   // shifts serials 1-59 by one day, as openpyxl and pandas read them.
   const days = date1904 ? serial + 1462 : serial < 60 && serial >= 1 ? serial + 1 : serial;
-  const ms = Math.round((days - 25_569) * DAY_MS / 1000) * 1000;
+  const ms = Math.floor(Math.round((days - 25_569) * DAY_MS) / 1000) * 1000;
   if (ms >= YEAR_0 && ms < YEAR_10000) return isoText(ms);
   const date = new Date(ms);
   if (!Number.isFinite(date.getTime())) return null;
@@ -341,7 +380,7 @@ interface BookModel {
   sheets: BookSheet[];
   strings: string[];
   /** Per cell style index (`s`): whether its number format shows a date. */
-  dateStyles: boolean[];
+  dateStyles: (DateKind | undefined)[];
   date1904: boolean;
 }
 
@@ -431,8 +470,8 @@ async function sharedStrings(reader: PartReader, part: string): Promise<string[]
   return strings;
 }
 
-/** Per cell style (`cellXfs` order): whether its number format shows a date or time. */
-async function dateStyles(reader: PartReader, part: string): Promise<boolean[]> {
+/** Per cell style (`cellXfs` order): whether its number format shows a date, a time of day or an elapsed time. */
+async function dateStyles(reader: PartReader, part: string): Promise<(DateKind | undefined)[]> {
   const custom = new Map<number, string>();
   const styles: number[] = [];
   let inCellXfs = false;
@@ -448,7 +487,7 @@ async function dateStyles(reader: PartReader, part: string): Promise<boolean[]> 
   });
   return styles.map((id) => {
     const format = custom.get(id);
-    return format !== undefined ? isDateFormat(format) : isBuiltInDate(id);
+    return format !== undefined ? dateKind(format) : builtInKind(id);
   });
 }
 
@@ -665,14 +704,14 @@ class SheetHandler implements XmlHandler {
       case Type.D: return hasValue ? isoCellText(value.trim()) : null;
       default: {
         if (!hasValue) return null;
-        const isDate = this.book.dateStyles[this.style];
+        const kind = this.book.dateStyles[this.style];
         // Numbers as their plain value: JavaScript's shortest text, e.g. 0.1 and 1234567.891; most
         // writers store exactly that text already.
-        if (!isDate && isShortestNumberText(value)) return value;
+        if (kind === undefined && isShortestNumberText(value)) return value;
         if (value.trim() === '') return null;
         const n = Number(value);
         if (!Number.isFinite(n)) return value;
-        if (isDate) return serialText(n, this.book.date1904);
+        if (kind !== undefined) return serialCellText(n, kind, this.book.date1904);
         return String(n);
       }
     }

@@ -84,6 +84,17 @@ describe.each(WORKBOOKS)('a workbook written by %s', (writer) => {
   });
 });
 
+describe.each(['openpyxl', 'xlsxwriter', 'libreoffice'])('times written by %s (times-*.xlsx)', (writer) => {
+  it('reads a time of day as HH:mm:ss and an elapsed time as H:MM:SS, never as a date made up from them; a fraction of a second is cut, as in CSV', async () => {
+    const { columns, rows } = await readSheet(join(FIXTURES, `times-${writer}.xlsx`), 'shifts');
+    expect(columns).toEqual(['shift', 'starts', 'lasted', 'stamp', 'day', 'lap']);
+    expect(rows).toEqual([
+      ['early', '06:30:00', '30:15:00', '2024-03-05T14:22:10', '2024-03-05T00:00:00', '00:01:05'],
+      ['late', '23:59:59', '0:00:00', '2024-03-06T00:00:00', '2024-03-06T00:00:00', '00:00:59'],
+    ]);
+  });
+});
+
 describe('a workbook written by hand with what simple readers get wrong', () => {
   const file = join(FIXTURES, 'handmade.xlsx');
 

@@ -155,15 +155,18 @@ describe('XLSX reader', () => {
 
 describe('XLSX cell conversions', () => {
   it('turns serial dates into ISO text in both date systems, as Excel shows them', async () => {
-    const { serialText, isDateFormat, unescapeXString } = await import('../../../src/engine/read/xlsx-book.js');
+    const { serialText, dateKind, serialCellText, unescapeXString } = await import('../../../src/engine/read/xlsx-book.js');
     expect(serialText(45000.5, false)).toBe('2023-03-15T12:00:00');
     expect(serialText(45000.5 - 1462, true)).toBe('2023-03-15T12:00:00');
     expect(serialText(61, false)).toBe('1900-03-01T00:00:00');
     expect(serialText(59, false)).toBe('1900-02-28T00:00:00'); // before Excel's fictitious 1900-02-29
     expect(serialText(1, false)).toBe('1900-01-01T00:00:00');
     expect(serialText(41333.9999884259, false)).toBe('2013-02-28T23:59:59'); // 15 digits, rounded to the second
-    expect([isDateFormat('yyyy-mm-dd'), isDateFormat('[h]:mm'), isDateFormat('0.00" days"'), isDateFormat('General'), isDateFormat('[Red]#,##0')])
-      .toEqual([true, true, false, false, false]);
+    expect(['yyyy-mm-dd', 'mmm yy', 'h:mm AM/PM', 'mm:ss', '[h]:mm', '[$-409]h:mm:ss', '0.00" days"', 'General', '[Red]#,##0'].map(dateKind))
+      .toEqual(['date', 'date', 'time', 'time', 'elapsed', 'time', undefined, undefined, undefined]);
+    expect(serialText(45000.99999421296, false)).toBe('2023-03-15T23:59:59'); // 23:59:59.5: cut to the second, as CSV fractions are
+    expect([serialCellText(0.25, 'date', false), serialCellText(1.25, 'time', false), serialCellText(1.5, 'elapsed', false), serialCellText(-0.0625, 'elapsed', false)])
+      .toEqual(['06:00:00', '1900-01-01T06:00:00', '36:00:00', '-1:30:00']);
     expect(unescapeXString('a_x000D_b_x005F_x000A_')).toBe('a\rb_x000A_');
   });
 });
