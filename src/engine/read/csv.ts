@@ -11,8 +11,12 @@ import { isMissing } from '../missing.js';
 import { HEADER_LINE_LIMIT, InputLimitError, ROW_LIMIT, sizeText } from './limits.js';
 import { BATCH_SIZE, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
 
-/** Bytes per read from disk: large reads keep the syscall and stream overhead low. */
-const READ_CHUNK = 1 << 20;
+/**
+ * Bytes per read from disk: enough to keep the syscall and stream overhead low, small enough that
+ * the decoded text (which every cell parsed from it holds on to) dies young: 64 KiB took 5% less
+ * CPU and 50 MiB less peak memory than 1 MiB on the reference job; 16 KiB cost more system time.
+ */
+const READ_CHUNK = 64 << 10;
 /**
  * Characters handed to the parser per call. Small slices, with their rows handed on at once, keep
  * rows short-lived; measured clearly faster than whole 1 MiB chunks (less survives each young-generation GC).
