@@ -437,27 +437,66 @@ function digitAt(text: string, i: number): number {
 }
 
 /**
- * parseDate's fast path for exactly `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DDTHH:mm:ss` (a common export
- * form, and the engine's own output, which the units step reads back): fixed positions, no
- * scanning; undefined for anything else, which the general path then reads (or refuses).
+ * The second of the day of exactly `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DDTHH:mm:ss` text (a common
+ * export form, and the engine's own output, which the units step reads back) that names a real date
+ * and time, read at fixed positions without scanning; -1 for anything else, which the general path
+ * then reads (or refuses).
  */
-function parseIsoDateTime(text: string): DateParts | undefined {
+function isoSecondOfDay(text: string): number {
   const t = text.charCodeAt(10);
-  if (text.charCodeAt(4) !== MINUS || text.charCodeAt(7) !== MINUS || (t !== SPACE && t !== 84 && t !== 116)
-    || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
+  if (text.length !== 19 || text.charCodeAt(4) !== MINUS || text.charCodeAt(7) !== MINUS || (t !== SPACE && t !== 84 && t !== 116)
+    || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return -1;
   const y0 = digitAt(text, 0); const y1 = digitAt(text, 1); const y2 = digitAt(text, 2); const y3 = digitAt(text, 3);
   const mo0 = digitAt(text, 5); const mo1 = digitAt(text, 6); const d0 = digitAt(text, 8); const d1 = digitAt(text, 9);
   const h0 = digitAt(text, 11); const h1 = digitAt(text, 12); const mi0 = digitAt(text, 14); const mi1 = digitAt(text, 15);
   const s0 = digitAt(text, 17); const s1 = digitAt(text, 18);
-  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) < 0) return undefined;
+  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) < 0) return -1;
   const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
   const month = mo0 * 10 + mo1;
   const day = d0 * 10 + d1;
   const hour = h0 * 10 + h1;
   const minute = mi0 * 10 + mi1;
   const second = s0 * 10 + s1;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
-  return { year, month, day, hour, minute, second, offsetMinutes: null };
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return -1;
+  return hour * 3600 + minute * 60 + second;
+}
+
+/** parseDate's fast path (see isoSecondOfDay): the parts of exactly `YYYY-MM-DD HH:mm:ss` text, or undefined. */
+function parseIsoDateTime(text: string): DateParts | undefined {
+  const seconds = isoSecondOfDay(text);
+  if (seconds < 0) return undefined;
+  return {
+    year: intOf(text, 0, 4), month: intOf(text, 5, 7), day: intOf(text, 8, 10),
+    hour: Math.floor(seconds / 3600), minute: Math.floor(seconds / 60) % 60, second: seconds % 60, offsetMinutes: null,
+  };
+}
+
+/**
+ * `YYYY-MM-DDTHH:mm:ss` made of the date of ISO text that isoSecondOfDay accepted and the time
+ * `seconds` after its midnight (0 to 86399): formatDate's text for that date and time, built
+ * without parts.
+ */
+function isoTextAt(text: string, seconds: number): string {
+  const hour = Math.floor(seconds / 3600);
+  const minute = Math.floor(seconds / 60) % 60;
+  const second = seconds % 60;
+  return String.fromCharCode(
+    text.charCodeAt(0), text.charCodeAt(1), text.charCodeAt(2), text.charCodeAt(3), MINUS,
+    text.charCodeAt(5), text.charCodeAt(6), MINUS, text.charCodeAt(8), text.charCodeAt(9), 84,
+    48 + Math.floor(hour / 10), 48 + (hour % 10), COLON, 48 + Math.floor(minute / 10), 48 + (minute % 10), COLON,
+    48 + Math.floor(second / 10), 48 + (second % 10));
+}
+
+/**
+ * shiftDate and formatDate of exactly `YYYY-MM-DD HH:mm:ss` text, when the shift stays within its
+ * day (the common case, and the only one that needs no calendar): no parts, one string. undefined
+ * otherwise; the caller then takes the general path.
+ */
+export function shiftIsoDateTime(text: string, minutes: number): string | undefined {
+  const seconds = isoSecondOfDay(text);
+  if (seconds < 0) return undefined;
+  const shifted = seconds + Math.round(minutes * 60);
+  return shifted >= 0 && shifted < 86400 ? isoTextAt(text, shifted) : undefined;
 }
 
 function pad2(n: number): string {
@@ -521,6 +560,9 @@ export function shiftDate(parts: DateParts, minutes: number): DateParts {
  * kept as written. `undefined` when the text is not a date.
  */
 export function normalizeDate(text: string, dayFirst: boolean, zoneOffsetMinutes?: number): string | undefined {
+  // ISO text with no offset is its own output once the separator is `T`: no parts, often no new string.
+  const seconds = isoSecondOfDay(text);
+  if (seconds >= 0) return text.charCodeAt(10) === 84 ? text : isoTextAt(text, seconds);
   const parts = parseDate(text, dayFirst);
   if (!parts) return undefined;
   if (parts.offsetMinutes !== null && zoneOffsetMinutes !== undefined) {

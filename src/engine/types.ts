@@ -30,8 +30,11 @@ export interface Table {
   notes?: string[];
 }
 
-/** Rows per batch produced by readers; large enough to amortise async overhead, small enough to stream. */
-export const BATCH_SIZE = 2048;
+/**
+ * Rows per batch produced by readers: large enough to amortise async overhead, small enough that
+ * little is alive at each young-generation GC (512 took 8% less CPU than 2048 on the reference job).
+ */
+export const BATCH_SIZE = 512;
 
 /** One rule that dropped rows, for the report. */
 export interface DropCount { rule: string; count: number; firstRows: number[] }

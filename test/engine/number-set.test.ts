@@ -45,6 +45,22 @@ describe('NumberSet', () => {
     expect([...reference].filter((v) => !s.has(v))).toEqual([]);
   });
 
+  it('answers like a Set for ascending ids and for integers that crowd the same slots', () => {
+    const ours = new NumberSet();
+    const reference = new Set<number>();
+    const values: number[] = [];
+    for (let i = 0; i < 20_000; i++) values.push(1_000_001 + i - (i % 100 === 50 ? 40 : 0));
+    // Multiples of 2^21 (and their negatives) share their low bits: placed by value they would crowd one stretch.
+    for (let k = 0; k < 3_000; k++) values.push(k * 2 ** 21, -k * 2 ** 21, k * 2 ** 21);
+    for (const v of values) {
+      expect(ours.add(v)).toBe(!reference.has(v));
+      reference.add(v);
+    }
+    expect(ours.size).toBe(reference.size);
+    for (const v of reference) expect(ours.has(v)).toBe(true);
+    expect(ours.has(2 ** 21 + 1)).toBe(false);
+  });
+
   it('treats -0 and 0 as one value', () => {
     const s = new NumberSet();
     expect(s.add(0)).toBe(true);

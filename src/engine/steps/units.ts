@@ -3,7 +3,7 @@
  * physical units (length, mass, temperature, duration) on number fields.
  */
 import { UsageError } from '../../errors.js';
-import { formatDate, parseDate, shiftDate } from '../parse.js';
+import { formatDate, parseDate, shiftDate, shiftIsoDateTime } from '../parse.js';
 import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table } from '../types.js';
 import { fieldIndex } from './map.js';
 
@@ -160,9 +160,14 @@ function convertRow(row: Row, conversions: Conversion[], inPlace: boolean): Row 
     if (c.kind === 'number') {
       if (typeof value === 'number') out[c.index] = c.convert(value);
     } else if (typeof value === 'string') {
-      // Values are already `YYYY-MM-DDTHH:mm:ss` from the data-type step, which parses back exactly.
-      const parts = parseDate(value, false);
-      if (parts) out[c.index] = formatDate(shiftDate(parts, c.minutes));
+      // Values are already `YYYY-MM-DDTHH:mm:ss` from the data-type step, which parses back exactly;
+      // most shifts stay within the day and take the fast path.
+      const shifted = shiftIsoDateTime(value, c.minutes);
+      if (shifted !== undefined) out[c.index] = shifted;
+      else {
+        const parts = parseDate(value, false);
+        if (parts) out[c.index] = formatDate(shiftDate(parts, c.minutes));
+      }
     }
   }
   return out;
