@@ -35,6 +35,9 @@ export interface XmlHandler {
   readonly skipsRow?: boolean;
 }
 
+const R = 0x72;
+const S = 0x73;
+const T = 0x74;
 const LT = 0x3c;
 const GT = 0x3e;
 const SLASH = 0x2f;
@@ -55,25 +58,26 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * The one-letter attributes (`r="A1" t="s" s="3"`) of the last `row` or `c` opened, as byte ranges
- * into `bytes`; longer names are skipped.
+ * The attributes `r`, `t` and `s` of the last `row` or `c` opened (`r="A1" t="s" s="3"`), as byte
+ * ranges into `bytes`, indexed by their letter; other attributes are skipped.
  */
 export class Attributes {
   bytes: Buffer = Buffer.alloc(0);
   readonly start = new Int32Array(128).fill(-1);
   readonly end = new Int32Array(128);
-  private readonly seen: number[] = [];
 
   reset(bytes: Buffer): void {
-    for (const c of this.seen) this.start[c] = -1;
-    this.seen.length = 0;
+    this.start[R] = -1;
+    this.start[S] = -1;
+    this.start[T] = -1;
     this.bytes = bytes;
   }
 
+  /** Keeps the value range of a one-letter attribute, when it is one of `r t s`. */
   set(letter: number, start: number, end: number): void {
+    if (letter !== R && letter !== S && letter !== T) return;
     this.start[letter] = start;
     this.end[letter] = end;
-    this.seen.push(letter);
   }
 
   /** Whether the attribute is present and not empty (`r=""` counts as absent, as `a.r ?` did). */
@@ -157,12 +161,17 @@ function nameCode(b: Buffer, start: number, end: number): number {
   }
 }
 
-/** Where the next `<!` or `<?` in `b` from `p` starts, or `b.length`. */
+/** Where the next `<!` or `<?` in `b` from `p` starts, or `b.length` (one-byte searches are memchr-fast). */
 function nextSpecialOf(b: Buffer, p: number): number {
-  const bang = b.indexOf('<!', p);
-  const question = b.indexOf('<?', p);
-  if (bang < 0) return question < 0 ? b.length : question;
-  return question < 0 || bang < question ? bang : question;
+  return Math.min(nextMarkup(b, p, 0x21), nextMarkup(b, p, 0x3f));
+}
+
+/** Where the next `<` followed by `mark` starts in `b` from `p`, or `b.length`. */
+function nextMarkup(b: Buffer, p: number, mark: number): number {
+  for (let i = b.indexOf(mark, p + 1); i >= 0; i = b.indexOf(mark, i + 1)) {
+    if (b[i - 1] === LT) return i - 1;
+  }
+  return b.length;
 }
 
 /** Where a DOCTYPE whose name starts at `p` ends (after its `>`, past quoted text and an internal subset), or -1 when not in `b`. */
@@ -258,7 +267,7 @@ export class XmlScanner {
             else if (c > 0x7f) ascii = false;
           }
           if (q === end) return p;
-          let text = ascii ? b.toString('latin1', p, q) : b.toString('utf8', p, q);
+          let text = b.toString(ascii ? 'latin1' : 'utf8', p, q);
           if (special) text = decodeEntities(text.replace(/\r\n?/g, '\n'), this.fail);
           handler.text(text);
           p = q;
@@ -300,13 +309,14 @@ export class XmlScanner {
         continue;
       }
       if (c1 === 0x21) {
-        if (p + 9 > end) return p;
+        if (p + 4 > end) return p;
         if (b[p + 2] === 0x2d && b[p + 3] === 0x2d) {
           const q = b.indexOf('-->', p + 4);
           if (q < 0) return p;
           p = q + 3;
           continue;
         }
+        if (p + 9 > end) return p;
         if (hasWordAt(b, p, '<![CDATA[')) {
           const q = b.indexOf(']]>', p + 9);
           if (q < 0) return p;
@@ -366,7 +376,7 @@ export class XmlScanner {
         let valueEnd = q + 1;
         while (valueEnd < end && b[valueEnd] !== quote) valueEnd++;
         if (valueEnd >= end) return p;
-        if (wantsAttributes && attributeEnd === attributeStart + 1 && b[attributeStart] < 128) this.attributes.set(b[attributeStart], q + 1, valueEnd);
+        if (wantsAttributes && attributeEnd === attributeStart + 1) this.attributes.set(b[attributeStart], q + 1, valueEnd);
         q = valueEnd + 1;
       }
       if (this.depth === this.stack.length) {
