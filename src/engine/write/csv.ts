@@ -212,7 +212,8 @@ export class CsvEncoder {
  * Marks a table whose batches come formatted (parallel runs format in worker threads): the table
  * has `[PREFORMATTED]: true` and each batch `[PREFORMATTED]: Uint8Array[]`, UTF-8 pieces of its
  * lines that stay valid only until the next batch is asked for (they are views of reused
- * buffers), so such a table is written synchronously; `rows` is not read.
+ * buffers), so such a table is written synchronously; `rows` is not read. Until then the writer
+ * may change them in place (the Excel writer writes row numbers over placeholders).
  */
 export const PREFORMATTED = Symbol('preformatted CSV text');
 /** A batch carrying its CSV text (see PREFORMATTED). */

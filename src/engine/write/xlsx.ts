@@ -50,12 +50,6 @@ const SLOT = 8; // 7 digits (1,048,576 rows at most) and the quote
 export const PLACEHOLDER = '\x01' + ' '.repeat(SLOT - 1);
 const PLACEHOLDER_BYTE = 1;
 
-/** A row number's slot: the number, the attribute's closing quote, spaces. */
-function rowSlot(row: number): string {
-  const digits = String(row);
-  return digits + '"' + ' '.repeat(SLOT - 1 - digits.length);
-}
-
 /** Data changed so the workbook stays valid, for the report (see the module comment). */
 export interface SheetFixes {
   /** Characters replaced with U+FFFD. */
@@ -462,54 +456,30 @@ function digits(text: string, at: number, count: number): number {
 }
 
 /**
- * Copies preformatted sheet text into output buffers and writes each row's number over its
- * PLACEHOLDERs, in place: a row's first slot follows `<row r="` (a quote), which starts the next
- * number; its cells' slots follow a column letter and repeat it. The pieces are copied natively
- * and the slots found with indexOf (memchr), so JavaScript touches only the slots' bytes.
+ * Writes each row's number over its PLACEHOLDERs in preformatted sheet text, in place (the text
+ * is the writer's until the next batch: see PREFORMATTED): a row's first slot follows `<row r="`
+ * (a quote), which starts the next number; its cells' slots follow a column letter and repeat it.
+ * The slots are found with indexOf (memchr), so JavaScript touches only the slots' bytes.
  */
 export class SheetNumberer {
-  private readonly slot = Buffer.alloc(SLOT);
-  private out: Buffer;
-  private used = 0;
+  private readonly slot = new Uint8Array(SLOT);
 
   /** `row` is the number of the row before the first one to come (1: the header). */
-  constructor(private row: number, size = 256 << 10) {
-    this.out = Buffer.allocUnsafeSlow(size);
-  }
+  constructor(private row: number) {}
 
   /** The last row number written. */
   get lastRow(): number {
     return this.row;
   }
 
-  /** Copies one piece (whole rows); full buffers are handed to `emit`. */
-  copy(piece: Uint8Array, emit: (bytes: Buffer) => void): void {
-    if (this.used + piece.length > this.out.length) {
-      this.flush(emit);
-      if (piece.length > this.out.length) this.out = Buffer.allocUnsafeSlow(piece.length);
-    }
-    const start = this.used;
-    const end = start + piece.length;
-    const out = this.out;
-    out.set(piece, start);
-    const view = out.subarray(0, end);
+  /** Writes the row numbers over the placeholders of one piece (whole rows), in place. */
+  number(piece: Uint8Array): void {
+    const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     const slot = this.slot;
-    for (let at = view.indexOf(PLACEHOLDER_BYTE, start); at !== -1; at = view.indexOf(PLACEHOLDER_BYTE, at + SLOT)) {
-      if (out[at - 1] === 34) this.next();
-      for (let j = 0; j < SLOT; j++) out[at + j] = slot[j];
+    for (let at = bytes.indexOf(PLACEHOLDER_BYTE); at !== -1; at = bytes.indexOf(PLACEHOLDER_BYTE, at + SLOT)) {
+      if (bytes[at - 1] === 34) writeSlot(slot, ++this.row);
+      for (let j = 0; j < SLOT; j++) bytes[at + j] = slot[j];
     }
-    this.used = end;
-  }
-
-  /** Hands over what is buffered (when anything is); `emit` copies it before it returns (the buffer is reused). */
-  flush(emit: (bytes: Buffer) => void): void {
-    if (this.used === 0) return;
-    emit(this.out.subarray(0, this.used));
-    this.used = 0;
-  }
-
-  private next(): void {
-    this.slot.write(rowSlot(++this.row), 'latin1');
   }
 }
 
@@ -621,8 +591,11 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
       if (count === 0) continue;
       if (rows + count > MAX_ROWS - 1) throw tooMany();
       if (numberer) {
-        // The pieces are valid only until the next batch is asked for: copied out now.
-        for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) numberer.copy(piece, take);
+        // The pieces are valid only until the next batch is asked for: numbered in place, then copied out.
+        for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) {
+          numberer.number(piece);
+          take(piece);
+        }
       } else {
         encoder!.length = 0;
         encoder!.addRows(batch.rows, format, rows + 2);
@@ -631,7 +604,6 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
       rows += count;
       await sink.ready();
     }
-    numberer?.flush(take);
     if (numberer && numberer.lastRow !== rows + 1) throw new Error(`Excel output: numbered ${numberer.lastRow - 1} rows of ${rows}.`);
     take(Buffer.from(SHEET_TAIL, 'utf8'));
     await sink.end();
