@@ -112,7 +112,11 @@ class WorkerPool implements Executor {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly script: string, private readonly threads: number, private readonly memoryMb: number) {}
+  constructor(private readonly script: string, private readonly threads: number, private readonly memoryMb: number) {
+    // The first thread starts with the service: loading the engine in it takes 0.3-0.6 s of CPU,
+    // which the first job's start would otherwise wait for.
+    this.spawn();
+  }
 
   perform(task: Task, options: { timeoutMs?: number } = {}): Promise<TaskResult> {
     if (this.closed) return Promise.reject(new StoppedError());
