@@ -479,8 +479,6 @@ function buildRewrites(): Map<string, Rewrite[]> {
 
 function canonicalise(tokens: string[]): string[] {
   let out = tokens.map(stripPlural);
-  // A name starting with `num` counts what follows (`num_children`, `NumEmployees`): a count.
-  if (out.length > 1 && COUNT_PREFIXES.has(out[0]) && !isNumber(out[1])) out = ['count', ...out.slice(1)];
   // Later passes join phrases that earlier rewrites completed (`mobile no` → `phone number` →
   // `phone`); they rewrite phrases only, so a canonical word is never rewritten again.
   for (let pass = 0; pass < MAX_REWRITE_PASSES; pass++) {
@@ -488,6 +486,9 @@ function canonicalise(tokens: string[]): string[] {
     if (next === out) break;
     out = next;
   }
+  // A name starting with `num` counts what follows (`num_children`, `NumEmployees`), unless the
+  // lexicon read it otherwise (`number of employees` is a headcount).
+  if (out.length > 1 && out[0] === 'number' && COUNT_PREFIXES.has(tokens[0]) && !isNumber(out[1])) out = ['count', ...out.slice(1)];
   return out.filter((t) => !STOPWORDS.has(t));
 }
 

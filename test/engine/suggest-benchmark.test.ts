@@ -27,7 +27,7 @@ describe('mapping suggestions on the public-dataset benchmark', () => {
     expectTargets((await scoreCases(HELD_OUT_B)).total);
   }, 120_000);
 
-  it('meet the targets of issue 11 on held-out set C, written by an outside examiner (scored at 0.975 / 0.923 / 0.968)', async () => {
+  it('meet the targets of issue 11 on held-out set C, written by an outside examiner (scored at 0.975 / 0.923 / 0.968, then 0.981 / 0.929 / 0.968)', async () => {
     expectTargets((await scoreCases(HELD_OUT_C)).total);
   }, 120_000);
 
@@ -36,12 +36,14 @@ describe('mapping suggestions on the public-dataset benchmark', () => {
     // confident: precision 0.82, recall 0.56, confident-correct 0.78 (targets 0.97, 0.90, 0.80);
     // see the README. Raise these floors when the figures improve. Scored once more after the
     // second lexicon round (joined words, value evidence; no pairing by elimination, which engine.md's
-    // "under 0.5 stays unmapped" rules out): 22 correct of 24 suggested, 17 of them confident.
+    // "under 0.5 stays unmapped" rules out): 22 correct of 24 suggested, 17 of them confident. After
+    // abbreviations run together and one-letter initials (p_fertility / prev_fertility_rate): 24 of
+    // 24, 20 confident: 1.00 / 0.75 / 0.83.
     const { total } = await scoreCases(HELD_OUT);
     expect(figures(total)).toEqual({
-      precision: expect.toSatisfy((x: number) => x >= 0.91),
-      recall: expect.toSatisfy((x: number) => x >= 0.68),
-      confidentCorrect: expect.toSatisfy((x: number) => x >= 0.77),
+      precision: expect.toSatisfy((x: number) => x >= 0.99),
+      recall: expect.toSatisfy((x: number) => x >= 0.75),
+      confidentCorrect: expect.toSatisfy((x: number) => x >= 0.83),
     });
     expect(total.confidentWrong).toBe(0);
   }, 120_000);
