@@ -41,10 +41,6 @@ function notTaken(reason: string): undefined {
 /** Why a started parallel run gave up (a worker failed): the caller runs the job sequentially, which gives the exact result or error. */
 export class ParallelFallback extends Error {}
 
-/** Rows per batch in the workers: small batches keep little alive at each young-generation GC (workers run with small young generations). */
-const WORKER_BATCH_ROWS = 512;
-/** Bytes per read in the workers: small reads keep few large buffers waiting for a GC. */
-const WORKER_READ_BYTES = 64 << 10;
 /** Semi-space of the workers' young generations (MiB): with small batches, 8 is as fast as 32 and takes far less memory. */
 const WORKER_SEMI_SPACE_MB = 8;
 /**
@@ -173,10 +169,10 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     };
     spill = { path: join(spillDir(), `${randomBytes(6).toString('hex')}.spill`), fd: -1, at: 0 };
     spill.fd = openSync(spill.path, 'w+');
-    const first: PartJob = { ...base, part: { start: 0, end: split, batchRows: WORKER_BATCH_ROWS, readBytes: WORKER_READ_BYTES } };
+    const first: PartJob = { ...base, part: { start: 0, end: split } };
     const second: WorkerJob = {
       ...base, spill: spill.fd, maxInFlight: MAX_SPILLED,
-      part: { start: split, end: run.input.size, batchRows: WORKER_BATCH_ROWS, readBytes: WORKER_READ_BYTES, preset: { columns: run.columns, ...sniffed } },
+      part: { start: split, end: run.input.size, preset: { columns: run.columns, ...sniffed } },
     };
     let buffer = Buffer.allocUnsafeSlow(1 << 20);
     /** A batch's text and data, read back from the spill file (the text into the one reused buffer). */

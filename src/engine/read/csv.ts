@@ -113,7 +113,7 @@ function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' {
  */
 async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange): AsyncGenerator<string> {
   // createReadStream's `end` is inclusive; a range that starts past 0 is mid-file UTF-8 (no BOM to sniff).
-  const stream = createReadStream(path, { highWaterMark: range?.readBytes ?? READ_CHUNK, start: range?.start, end: range ? range.end - 1 : undefined });
+  const stream = createReadStream(path, { highWaterMark: READ_CHUNK, start: range?.start, end: range ? range.end - 1 : undefined });
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
   let bytes = 0;
@@ -421,8 +421,6 @@ class RecordProblem {
 export interface ByteRange {
   start: number;
   end: number;
-  /** Bytes per read (READ_CHUNK when absent): workers read less at a time, so fewer large buffers wait for their GC. */
-  readBytes?: number;
 }
 
 /**
@@ -432,8 +430,6 @@ export interface ByteRange {
  */
 export interface CsvPart extends ByteRange {
   preset?: { columns: string[]; delimiter: string; newline: Newline };
-  /** Rows per batch (BATCH_SIZE when absent): workers use smaller batches, so less is live at each young-generation GC. */
-  batchRows?: number;
 }
 
 /** What a reader's generator yields: the columns once, first, then batches. */
@@ -462,7 +458,6 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   let rows: Row[] = [];
   let numbers: number[] = [];
   const ready: Batch[] = [];
-  const batchRows = part?.batchRows ?? BATCH_SIZE;
 
   /** Turns parsed records into rows (in place: Papa's arrays are ours), batching them. */
   const take = (records: string[][], text: string, textOffset: number): void => {
@@ -502,7 +497,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       for (let k = 0; k < width; k++) if (isMissing(cells[k])) cells[k] = null;
       rows.push(cells);
       numbers.push(++dataRows);
-      if (rows.length === batchRows) {
+      if (rows.length === BATCH_SIZE) {
         ready.push({ rows, rowNumbers: numbers });
         rows = [];
         numbers = [];
