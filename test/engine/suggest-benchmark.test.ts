@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HELD_OUT_B } from '../bench/suggest/held-out-b.mjs';
 import { HELD_OUT } from '../bench/suggest/held-out.mjs';
 import { HELD_OUT_C } from '../bench/suggest/held-out-c.mjs';
+import { HELD_OUT_D } from '../bench/suggest/held-out-d.mjs';
 import { scoreCases, TARGETS, type Totals } from '../bench/suggest/score.mjs';
 import { VALIDATION } from '../bench/suggest/validation.mjs';
 
@@ -29,6 +30,15 @@ describe('mapping suggestions on the public-dataset benchmark', () => {
 
   it('meet the targets of issue 11 on held-out set C, written by an outside examiner (scored at 0.975 / 0.923 / 0.968, then 0.981 / 0.929 / 0.968)', async () => {
     expectTargets((await scoreCases(HELD_OUT_C)).total);
+  }, 120_000);
+
+  it('do not fall under the figures measured on held-out set D, from other sources, which misses the recall target', async () => {
+    // Scored before the third round at 0.964 / 0.782 / 0.944 and after it at 0.978 / 0.883 / 0.940
+    // (24 datasets, 206 true pairs). Raise these floors when the figures improve.
+    const f = figures((await scoreCases(HELD_OUT_D)).total);
+    expect(f.precision).toBeGreaterThanOrEqual(0.97);
+    expect(f.recall).toBeGreaterThanOrEqual(0.88);
+    expect(f.confidentCorrect).toBeGreaterThanOrEqual(0.93);
   }, 120_000);
 
   it('do not fall under the figures measured on the held-out set, which misses the targets', async () => {
