@@ -541,7 +541,12 @@ export function shiftDate(parts: DateParts, minutes: number): DateParts {
   rest -= hour * 3600;
   const minute = Math.floor(rest / 60);
   const second = rest - minute * 60;
-  // civil_from_days (H. Hinnant).
+  const { year, month, day } = civilFromDays(days);
+  return { year, month, day, hour, minute, second, offsetMinutes: parts.offsetMinutes };
+}
+
+/** The proleptic Gregorian date of a day number (days since 1970-01-01), as Date counts: civil_from_days (H. Hinnant). */
+export function civilFromDays(days: number): { year: number; month: number; day: number } {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -550,8 +555,7 @@ export function shiftDate(parts: DateParts, minutes: number): DateParts {
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return { year, month, day, hour, minute, second, offsetMinutes: parts.offsetMinutes };
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 /**

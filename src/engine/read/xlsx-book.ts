@@ -20,7 +20,7 @@ import { createInflateRaw } from 'node:zlib';
 import type { SaxesParser, SaxesTagPlain } from 'saxes';
 import type { Entry, ZipFile } from 'yauzl';
 import { isMissing } from '../missing.js';
-import { formatDate, parseDate } from '../parse.js';
+import { civilFromDays, formatDate, parseDate } from '../parse.js';
 import { Name, XmlScanner, attributeText, hasWordAt, type Attributes, type XmlHandler } from './xlsx-xml.js';
 
 type Yauzl = typeof import('yauzl');
@@ -147,16 +147,7 @@ const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '
 function isoText(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
   let seconds = (ms - day * DAY_MS) / 1000;
-  // Days since 1970-01-01 to a civil date (proleptic Gregorian, as Date uses).
-  const z = day + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const { year: y, month: m, day: d } = civilFromDays(day);
   const hours = Math.floor(seconds / 3600);
   seconds -= hours * 3600;
   const minutes = Math.floor(seconds / 60);
