@@ -97,12 +97,8 @@ export function writeNumber(buf: Buffer, at: number, v: number): number {
  */
 type FastBuffer = Buffer & { utf8Write(text: string, offset: number): number };
 
-/**
- * Encodes rows as UTF-8 CSV lines straight into one reused buffer: ASCII text is copied byte by
- * byte while it is checked for quoting, so no per-cell or per-line strings are made (building the
- * lines as strings, then encoding them, took about 15% of a one-thread run and fed the GC).
- */
-export class CsvEncoder {
+/** Bytes appended into one reused buffer, grown by doubling: what the CSV and sheet encoders write into. */
+export class ByteBuffer {
   /** The bytes encoded so far: `buffer.subarray(0, length)`. */
   buffer: Buffer;
   length = 0;
@@ -111,6 +107,22 @@ export class CsvEncoder {
     this.buffer = Buffer.allocUnsafeSlow(size);
   }
 
+  /** Keeps room for `more` bytes past the current end. */
+  protected reserve(more: number): void {
+    const need = this.length + more;
+    if (need <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(need, this.buffer.length * 2));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
+}
+
+/**
+ * Encodes rows as UTF-8 CSV lines straight into one reused buffer: ASCII text is copied byte by
+ * byte while it is checked for quoting, so no per-cell or per-line strings are made (building the
+ * lines as strings, then encoding them, took about 15% of a one-thread run and fed the GC).
+ */
+export class CsvEncoder extends ByteBuffer {
   /** Appends rows as lines, each ending in `\n`; when `ends` is given it receives each line's end offset in bytes. */
   addRows(rows: readonly Row[], format: RowFormat, ends?: number[]): void {
     const { width, checked } = format;
@@ -198,14 +210,6 @@ export class CsvEncoder {
     this.length = at;
   }
 
-  /** Keeps room for `more` bytes past the current end. */
-  private reserve(more: number): void {
-    const need = this.length + more;
-    if (need <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(need, this.buffer.length * 2));
-    this.buffer.copy(grown, 0, 0, this.length);
-    this.buffer = grown;
-  }
 }
 
 /**

@@ -26,7 +26,7 @@ import { isMissing } from '../missing.js';
 import { daysFromCivil, daysInMonth } from '../parse.js';
 import type { Row, Table } from '../types.js';
 import { DEFLATE_CHUNK, DeflateSink } from './deflate.js';
-import { PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
+import { ByteBuffer, PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
 import { crc32Combine, ZipWriter } from './zip.js';
 
 /** Number format of date_time cells. */
@@ -175,15 +175,8 @@ type FastBuffer = Buffer & { utf8Write(text: string, offset: number): number; la
  * time and fed the GC). Rows are numbered from `first`, or, when `first` is undefined, carry
  * PLACEHOLDER where each number goes (see SheetNumberer). Cell rules: see the module comment.
  */
-export class SheetEncoder {
-  /** The bytes encoded so far: `buffer.subarray(0, length)`. */
-  buffer: Buffer;
-  length = 0;
+export class SheetEncoder extends ByteBuffer {
   private readonly slot = new Uint8Array(SLOT);
-
-  constructor(size = 1 << 20) {
-    this.buffer = Buffer.allocUnsafeSlow(size);
-  }
 
   /** Appends rows; when `ends` is given it receives each row's end offset in bytes. */
   addRows(rows: readonly Row[], format: SheetFormat, first: number | undefined, ends?: number[]): void {
@@ -264,14 +257,6 @@ export class SheetEncoder {
     this.length = at;
   }
 
-  /** Keeps room for `more` bytes past the current end. */
-  private reserve(more: number): void {
-    const need = this.length + more;
-    if (need <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(need, this.buffer.length * 2));
-    this.buffer.copy(grown, 0, 0, this.length);
-    this.buffer = grown;
-  }
 }
 
 /** Writes a row number's slot (see SLOT): the number, the quote, spaces. */
