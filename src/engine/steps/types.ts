@@ -51,8 +51,8 @@ interface DateColumn {
   zoneMinutes: number | undefined;
   /** Parallel runs: month-first was assumed from the sample; a day-first value must stop the run. */
   assumed?: boolean;
-  /** Whether the warning about values proving the other order was given. */
-  warned?: boolean;
+  /** Day-first columns: the first value that reads only month-first (it failed), for the warning. */
+  otherOrder?: { row: number; text: string };
   /** A value reads only month-first (`12/25/2024`). */
   monthFirst?: boolean;
 }
@@ -125,10 +125,6 @@ export type SlashOrders = Record<string, boolean | null>;
 /** Thrown by a types step with fixed orders when a value contradicts an assumed slash order. */
 export class SlashOrderUnknown extends Error {}
 
-/**
- * Converts a number column's value; `undefined` means "failed" (counted by the caller). An integer
- * a double cannot hold (a 19-digit id) fails too: rounding it would change the value in silence.
- */
 /** A number written with a decimal comma (`3,5`, `-12,50`, `1.234,56`, `€ 1.234,5`): the number type does not read it. */
 const DECIMAL_COMMA = /^\s*[-+]?[$€£¥]?\s*(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*%?\s*$/;
 /** A number whose one kind of separator sits before groups of three (`1,234`, `1.234`): a decimal-comma file means it the other way. */
@@ -140,6 +136,10 @@ function isGrouped(text: string): boolean {
   return (separator === 44 || separator === 46) && GROUPED.test(text);
 }
 
+/**
+ * Converts a number column's value; `undefined` means "failed" (counted by the caller). An integer
+ * a double cannot hold (a 19-digit id) fails too: rounding it would change the value in silence.
+ */
 function toNumber(value: Value): number | null | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (value === null || isMissing(value)) return null;
@@ -214,14 +214,6 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         rejects?.add({ row: rowNumber, rule: type, origin: 'dataType', fields: [field], original: original === null || original === undefined ? null : String(original), values: out });
       };
 
-      /** Notes once per column the first value proving month-first that failed in a day-first column (warned at the end). */
-      const warnOtherOrder = (column: DateColumn, text: string, rowNumber: number): void => {
-        column.warned = true;
-        const evidence = ctx.typeEvidence ?? emptyTypeEvidence();
-        if (!evidence.otherOrder.has(column.field)) evidence.otherOrder.set(column.field, { row: rowNumber, text });
-        if (!ctx.typeEvidence) for (const warning of typeWarnings(evidence)) ctx.warn(warning);
-      };
-
       const convertRow = (row: Row, rowNumber: number, inPlace: boolean): Row => {
         const out = inPlace ? row : row.slice();
         for (const column of numberColumns) {
@@ -249,7 +241,7 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
           if (d === undefined) {
             out[column.index] = null;
             countFailure(column.field, 'date_time', v, rowNumber, out);
-            if (column.dayFirst && !column.warned && typeof v === 'string' && slashDateOrder(v) === 'monthFirst') warnOtherOrder(column, v, rowNumber);
+            if (column.dayFirst && !column.otherOrder && typeof v === 'string' && slashDateOrder(v) === 'monthFirst') column.otherOrder = { row: rowNumber, text: v };
           } else out[column.index] = d;
         }
         // category / rich_text: text unchanged; a number (only a script can put one here) becomes its text.
@@ -301,16 +293,22 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         // End of input with no day-first value: month-first.
         for (const column of dateColumns) if (column.dayFirst === undefined) column.dayFirst = false;
         for (const h of held) yield convertBatch(h);
+        // What the columns showed goes to the run's evidence, warned once every part has passed;
+        // a step run on its own (no evidence to merge into) warns here.
+        const evidence = ctx.typeEvidence ?? emptyTypeEvidence();
+        const part = emptyTypeEvidence();
         for (const column of numberColumns) {
-          if (!ctx.typeEvidence) break;
-          if (column.decimalComma) ctx.typeEvidence.decimalComma.set(column.field, column.decimalComma);
-          if (column.grouped) ctx.typeEvidence.grouped.set(column.field, column.grouped);
+          if (column.decimalComma) part.decimalComma.set(column.field, column.decimalComma);
+          if (column.grouped) part.grouped.set(column.field, column.grouped);
         }
         for (const column of dateColumns) {
-          if (column.dayFirst || !ctx.typeEvidence) continue;
-          if (column.monthFirst) addMonthFirst(ctx.typeEvidence, column.field, 'proved');
-          else if (column.sawSlash) addMonthFirst(ctx.typeEvidence, column.field, 'ambiguous');
+          if (column.otherOrder) part.otherOrder.set(column.field, column.otherOrder);
+          if (column.dayFirst) continue;
+          if (column.monthFirst) part.monthFirst.set(column.field, 'proved');
+          else if (column.sawSlash) part.monthFirst.set(column.field, 'ambiguous');
         }
+        mergeTypeEvidence(evidence, part, 0);
+        if (!ctx.typeEvidence) for (const warning of typeWarnings(evidence)) ctx.warn(warning);
       }
       return { columns: input.columns, types: outTypes, batches: batches() };
     },
