@@ -4,7 +4,7 @@ import { basename, extname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { InputSource } from '../types.js';
 import { csvSource, unreadableFile } from './csv.js';
-import { jsonFileSource, jsonRowsSource } from './json.js';
+import { jsonFileSource, jsonLines, jsonRowsSource } from './json.js';
 import { xlsxSource } from './xlsx.js';
 
 /** What to read: a file path, or rows given inline (the seed's `jsonData`). */
@@ -37,7 +37,7 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
   if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
   if (isZip(head) || ext === '.xlsx' || ext === '.xlsm') return xlsxSource(path, path, name, size);
   if (ext === '.jsonl' || ext === '.ndjson' || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJsonLines(head))) {
-    throw new UsageError(`${path} holds JSON Lines (one object per line), which cannot be read; make it one array of row objects (jq -s . ${name} > rows.json) and retry.`);
+    throw new UsageError(`${path} holds ${jsonLines(name)}`);
   }
   if (ext === '.json' || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJson(head))) {
     return jsonFileSource(path, path, name, size);
@@ -95,12 +95,16 @@ function otherFormat(head: Buffer, ext: string): { what: string; fix: string } |
 
 /** Whether a file with no known extension starts like JSON Lines: an object, then another object on a later line. */
 function looksLikeJsonLines(head: Buffer): boolean {
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = headText(head);
   return text.startsWith('{') && /\}\s*\r?\n\s*\{/.test(text);
 }
 
 /** Whether a file with no known extension starts like a JSON array. */
 function looksLikeJson(head: Buffer): boolean {
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  return text.startsWith('[');
+  return headText(head).startsWith('[');
+}
+
+/** The first bytes as text, without a byte-order mark and leading white space. */
+function headText(head: Buffer): string {
+  return head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
 }

@@ -120,13 +120,18 @@ export function jsonFileSource(path: string, display: string, name: string, size
 }
 
 /** The UsageError for text that is not JSON, with the position as `file:line:col`. */
+/** What JSON Lines are and the way out, for a message naming `file`. */
+export function jsonLines(file: string): string {
+  return `JSON Lines (one object per line), which cannot be read; make it one array of row objects (jq -s . ${file} > rows.json) and retry.`;
+}
+
 function invalidJson(text: string, display: string, error: Error): UsageError {
   if (text.trim() === '') return new UsageError(`${display} is empty; give a JSON array of row objects.`);
   const offset = errorOffset(text, error.message);
   const reason = error.message.replace(/ in JSON at position \d+.*$/, '').replace(/, .*is not valid JSON$/s, '');
   const where = offset === undefined ? display : `${display}:${lineCol(text, offset)}`;
   if (offset !== undefined && /^\s*\{/.test(text) && /^\s*\{/.test(text.slice(offset)) && /\}\s*$/.test(text.slice(0, offset))) {
-    return new UsageError(`${where}: a second JSON object follows the first: this is JSON Lines (one object per line), which cannot be read; make it one array of row objects (jq -s . ${display} > rows.json) and retry.`);
+    return new UsageError(`${where}: a second JSON object follows the first: this is ${jsonLines(display)}`);
   }
   return new UsageError(`${where}: invalid JSON (${reason}); fix the file so it holds an array of row objects.`);
 }
