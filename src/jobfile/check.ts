@@ -6,7 +6,7 @@
  * job file that cannot apply is stopped before anything is sent or updated.
  */
 import { isHttpUrl, type FieldsRead, type JobConfig } from '../contract/index.js';
-import { entriesInOrder } from '../contract/json.js';
+import { entriesInOrder, getOwn } from '../contract/json.js';
 import { coerceFillValue } from '../engine/steps/impute.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
@@ -66,10 +66,13 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     at(['options', 'destinationFileName'], `options.destinationFileName "${destination}" ends in .${extension}, but the output is ${type === 'excel' ? 'Excel' : 'CSV'} (options.outputFileType: ${type}); name it .${type === 'excel' ? 'xlsx' : 'csv'} or set outputFileType: ${extension === 'xlsx' ? 'excel' : 'csv'}.`);
   }
 
+  /** The field's type as the job file says it (config.dataTypes, else its schema), own keys only: a field may be named `__proto__`. */
+  const typeOf = (field: string) => getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field);
+
   // A fill value must be a value of the field's type, when the job file says the type.
   for (const [field, rule] of entriesInOrder(config.impute ?? {})) {
     if (rule.method !== 'fill' || rule.value === undefined) continue;
-    const type = config.dataTypes?.[field] ?? job.schema?.fieldDataTypes[field];
+    const type = typeOf(field);
     try {
       coerceFillValue(field, rule.value, type);
     } catch (error) {
@@ -82,7 +85,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
 
   // A conversion must fit the field's type, when the job file says the type (the run would stop on it).
   for (const [field, { from, to }] of entriesInOrder(config.units ?? {})) {
-    const type = config.dataTypes?.[field] ?? job.schema?.fieldDataTypes[field];
+    const type = typeOf(field);
     if (type === undefined || from === null || to === null || checkUnit(from, to) !== undefined) continue;
     const problem = unitTypeProblem(from, to, type);
     if (problem) at(['config', 'units', field], `config.units.${field} converts ${from} → ${to}, which ${problem}.`);

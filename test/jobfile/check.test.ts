@@ -67,6 +67,17 @@ describe('checkJobFile', () => {
     ]);
   });
 
+  it('reads a field named __proto__ as any other: its type only from the job file\'s own keys', () => {
+    const text = 'config:\n  impute: {__proto__: {method: fill, value: abc}}\n  units:\n    __proto__: {from: km, to: mi}\n';
+    expect(problems(text + 'schema:\n  expectedFields: [__proto__]\n', {})).toEqual([]);
+    expect(problems(text + 'schema:\n  expectedFields: [__proto__]\n  fieldDataTypes: {__proto__: number}\n', {})).toEqual([
+      'job.yaml:4:38: config.impute.__proto__.value: Fill value "abc" for field "__proto__" is not a number, but the field\'s data type is number; write a value of that type or change the field\'s type.',
+    ]);
+    expect(problems(text + 'schema:\n  expectedFields: [__proto__]\n  fieldDataTypes: {__proto__: date_time}\n', {})[1]).toBe(
+      'job.yaml:6:5: config.units.__proto__ converts km → mi, which needs data type number, but the field is date_time; set its data type to number or remove the conversion.',
+    );
+  });
+
   it('stops a combining order that leaves out a column the mapping gives the field, or repeats one, with nothing else known', () => {
     const base = 'config:\n  mapping: {First: full_name, Last: full_name}\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " ", order: ';
     expect(problems(`${base}[First]}\n`, {})).toEqual([
