@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,14 @@ describe('other formats', () => {
     const long = `{"name":"${'a'.repeat(300)}","age":3}\n{"name":"Bo","age":4}\n`;
     await writeFile(join(dir, 'long.json'), long);
     await refused('long.json', /long\.json:2:1: a second JSON object follows the first: this is JSON Lines/);
+  });
+
+  it('a .jsonl file that holds a JSON array is read as the array it is', async () => {
+    await writeFile(join(dir, 'array.jsonl'), '[{"name": "Ann", "age": 3}]\n');
+    await writeFile(join(dir, 'array.yaml'), 'version: 1\ninput: {file: array.jsonl}\n');
+    const r = await runCli(['dry-run', join(dir, 'array.yaml')], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(dir, 'array.out.csv'), 'utf8')).toBe('name,age\nAnn,3\n');
   });
 
   it('a CSV that merely starts with a brace is still read as CSV', async () => {

@@ -36,7 +36,8 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
   const other = otherFormat(head, ext);
   if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
   if (isZip(head) || ext === '.xlsx' || ext === '.xlsm') return xlsxSource(path, path, name, size);
-  if (ext === '.jsonl' || ext === '.ndjson' || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJsonLines(head))) {
+  const isJsonLinesName = (ext === '.jsonl' || ext === '.ndjson') && !looksLikeJson(head);
+  if (isJsonLinesName || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJsonLines(head))) {
     throw new UsageError(`${path} holds ${jsonLines(name)}`);
   }
   if (ext === '.json' || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJson(head))) {
