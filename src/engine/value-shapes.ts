@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type { DataType } from '../contract/index.js';
+import { COUNTRY_NAMES } from './country-names.js';
 import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 
 /** A kind of value a column may hold. */
@@ -198,19 +199,16 @@ interface IsoCodes { alpha2: Set<string>; alpha3: Set<string>; numeric: Set<stri
 let iso: IsoCodes | undefined;
 
 /**
- * ISO 3166-1 country codes (from i18n-iso-countries), English country names and ISO 4217 currency
- * codes (from the ICU data built into Node), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are
- * not ISO 3166-1 codes but stand for countries in much real data; so do the older names listed.
+ * ISO 3166-1 country codes (from i18n-iso-countries), English country names (country-names.ts,
+ * made from the ICU data built into Node) and ISO 4217 currency codes (from that ICU data), loaded
+ * on first use. `UK`, `EU` and `XK` (Kosovo) are not ISO 3166-1 codes but stand for countries in
+ * much real data; so do the older names listed.
  */
 function isoCodes(): IsoCodes {
   if (!iso) {
     const codes = createRequire(import.meta.url)('i18n-iso-countries/codes.json') as [string, string, string, string][];
-    const english = new Intl.DisplayNames(['en'], { type: 'region' });
-    const names = codes.flatMap((c) => {
-      const name = english.of(c[0]);
-      // `Myanmar (Burma)` is also written `Myanmar`.
-      return name ? [plainName(name), plainName(name.replace(/\s*\(.*\)$/, ''))] : [];
-    });
+    // `Myanmar (Burma)` is also written `Myanmar`.
+    const names = COUNTRY_NAMES.flatMap(([, name]) => [plainName(name), plainName(name.replace(/\s*\(.*\)$/, ''))]);
     iso = {
       alpha2: new Set([...codes.map((c) => c[0]), 'UK', 'EU', 'XK']),
       alpha3: new Set([...codes.map((c) => c[1]), 'XKX']),

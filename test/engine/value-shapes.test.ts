@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectedShapes, measureShapes, type Shape } from '../../src/engine/value-shapes.js';
 import { canonicalTokens, nameTokens } from '../../src/engine/similarity.js';
+import { COUNTRY_NAMES } from '../../src/engine/country-names.js';
+import codes from 'i18n-iso-countries/codes.json' with { type: 'json' };
 
 /** The share of `values` having `shape`. */
 function share(values: string[], shape: Shape): number {
@@ -20,6 +22,11 @@ describe('measureShapes', () => {
     expect(share(['533', '004', '4', '840'], 'countryNumeric')).toBe(1);
     expect(share(['999', '1000', '0', 'x'], 'countryNumeric')).toBe(0);
     expect(share(['Aruba', 'honduras', 'Côte d’Ivoire', 'Myanmar', 'United States', 'Narnia'], 'countryName')).toBeCloseTo(5 / 6, 10);
+  });
+
+  it('has an English name for every ISO 3166-1 code i18n-iso-countries lists (else run scripts/country-names.mjs)', () => {
+    expect(COUNTRY_NAMES.map(([code]) => code)).toEqual((codes as string[][]).map(([alpha2]) => alpha2));
+    expect(COUNTRY_NAMES.every(([code, name]) => name.length > 0 && name !== code)).toBe(true);
   });
 
   it('recognises ISO 4217 currency codes', () => {
