@@ -110,5 +110,9 @@ export type WorkerMessage = BatchMessage | DoneMessage | EndMessage;
 /** Asks the worker, as soon as it starts, where the file's parts start: the record boundaries at or past the aimed offsets (split.ts). */
 export interface SplitJob { split: { path: string; size: number; aims: number[] } }
 
-/** The answer to a SplitJob: where the parts after the first start (none when the file has no boundary past the first aim). */
-export interface SplitMessage { points: number[] }
+/**
+ * The answers to a SplitJob: where the parts after the first start (none when the file has no
+ * boundary past the first aim). The second part's start comes first on its own (`complete` false
+ * unless there is none), so the main thread can start the first part while the rest are found.
+ */
+export interface SplitMessage { type: 'split'; points: number[]; complete: boolean }

@@ -58,11 +58,13 @@ const partCount = (size: number) => Math.min(MAX_PARTS, Math.max(2, Math.round(s
 
 /**
  * The worker thread, started before the sample is read, so its start-up runs on the other core
- * meanwhile; it also finds the split point then (split.ts).
+ * meanwhile; it also finds where the parts start then (split.ts).
  */
 export interface WorkerPool {
   worker: Worker;
-  /** Where the parts after the first start (split.ts); empty when the file cannot be split. */
+  /** Where the second part starts (found first); undefined when the file cannot be split. */
+  second: Promise<number | undefined>;
+  /** Where the parts after the first start; empty when the file cannot be split or the worker failed. */
   split: Promise<number[]>;
   /** Stops the workers (safe to call more than once). */
   terminate(): Promise<void>;
@@ -82,8 +84,16 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
     worker.on('error', (error) => { pool.failure ??= error.message; resolve([]); });
     worker.on('exit', (code) => { pool.failure ??= `exited (code ${code})`; resolve([]); });
   });
+  let second!: (at: number | undefined) => void;
+  const secondFound = new Promise<number | undefined>((resolve) => { second = resolve; });
   const split = new Promise<number[]>((resolve) => {
-    worker.once('message', (message: SplitMessage) => resolve(message.points));
+    const listen = (message: SplitMessage) => {
+      second(message.points[0]);
+      if (!message.complete) return;
+      worker.off('message', listen);
+      resolve(message.points);
+    };
+    worker.on('message', listen);
   });
   const count = partCount(input.size);
   const aims = Array.from({ length: count - 1 }, (_, k) => Math.floor((input.size * (k + 1)) / count));
@@ -91,6 +101,7 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
   worker.postMessage(job);
   pool = {
     worker,
+    second: Promise.race([secondFound, failed.then(() => undefined)]),
     split: Promise.race([split, failed]),
     terminate: async () => { await worker.terminate(); },
   };
@@ -154,8 +165,8 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   const removeSpill = () => { if (spill) rmSync(spill.path, { force: true }); };
   process.on('exit', removeSpill);
   try {
-    const points = await run.pool.split;
-    if (points.length === 0) return notTaken(`no split point${run.pool.failure ? ` (${run.pool.failure})` : ''}`);
+    const second = await run.pool.second;
+    if (second === undefined) return notTaken(`no split point${run.pool.failure ? ` (${run.pool.failure})` : ''}`);
     await run.closeInput();
 
     // The remaining steps applied here to no rows: the report lists their rules and the warnings
@@ -175,13 +186,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     };
     spill = { path: join(spillDir(), `${randomBytes(6).toString('hex')}.spill`), fd: -1 };
     spill.fd = openSync(spill.path, 'w+');
-    const starts = [0, ...points];
-    const parts: CsvPart[] = starts.map((start, i) => ({
-      start, end: starts[i + 1] ?? run.input.size, ...(i > 0 ? { preset: { columns: run.columns, ...sniffed } } : {}),
-    }));
-    // The first part (the header's) is this thread's from the start.
-    const claims = newClaims(parts.length, 1);
-    const workerJob: WorkerJob = { ...base, parts, claims, spill: spill.fd };
+    const spillFd = spill.fd;
     let buffer = Buffer.allocUnsafeSlow(1 << 20);
     /** A batch's text and data, read back from the spill file (the text into the one reused buffer). */
     const read = (message: SpilledBatch): PartBatch => {
@@ -201,9 +206,23 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       const total = seen[0] + seen[1];
       if (total > reported) { reported = total; run.onProgress?.(total); }
     };
-    const feed = new Feed(worker, parts.length, (bytes) => progress(1, bytes));
+    const feed = new Feed(worker, (bytes) => progress(1, bytes));
     if (run.pool.failure) throw new ParallelFallback(`A worker failed: ${run.pool.failure}`);
-    worker.postMessage(workerJob);
+    /** The first part (the header's): this thread's from the start, begun while the worker still finds where the others start. */
+    const first: CsvPart = { start: 0, end: second };
+    // The other parts, and the worker's job, once the worker has found where they all start.
+    const rest = run.pool.split.then((points) => {
+      if (points[0] !== second) throw new ParallelFallback(`A worker failed: ${run.pool.failure ?? 'the split points changed'}`);
+      const starts = [0, ...points];
+      const parts = starts.map((start, i): CsvPart => (i === 0 ? first : {
+        start, end: starts[i + 1] ?? run.input.size, preset: { columns: run.columns, ...sniffed },
+      }));
+      const claims = newClaims(parts.length, 1);
+      worker.postMessage({ ...base, parts, claims, spill: spillFd } satisfies WorkerJob);
+      return { parts, claims };
+    });
+    // Awaited after the first part: a failure before then must not go unhandled.
+    rest.catch(() => {});
 
     const collector = run.collectDataTable ? new DataTableCollector() : undefined;
     const sheetFixes = newFixes();
@@ -214,9 +233,10 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       let offset = 0;
       /** Bytes of this thread's finished parts. */
       let before = 0;
-      let index = 0;
+      let parts = [first];
+      let claims: SharedArrayBuffer | undefined;
       // This thread's parts, made here as the merge asks for them; any error in one makes the run fall back, as a worker's would.
-      for (; index >= 0; index = claimFront(claims)) {
+      for (let index = 0; index >= 0;) {
         const range = parts[index];
         const part = runPart({ ...base, part: range }, (bytes) => progress(0, before + bytes));
         for (;;) {
@@ -232,12 +252,14 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
         }
         offset += done[index].rows;
         before += range.end - range.start;
+        if (!claims) ({ parts, claims } = await rest);
+        index = claimFront(claims);
       }
       // The worker's parts follow, all of them once it has finished (the last it took is the first here).
       await feed.ended;
       for (let i = done.length; i < parts.length; i++) {
         const part = feed.parts[i];
-        if (!part.done) throw new ParallelFallback(`The worker did not finish part ${i}.`);
+        if (!part?.done) throw new ParallelFallback(`The worker did not finish part ${i}.`);
         for (const batch of part.batches) {
           const { text, data } = read(batch);
           yield mergeBatch(text, data, offset, rules, report, collector, ctx, profiler, sheetFixes);
@@ -377,7 +399,7 @@ interface SpilledBatch { at: number; length: number; dataLength: number }
  * the run fall back.
  */
 class Feed {
-  readonly parts: { batches: SpilledBatch[]; done?: PartDone }[];
+  readonly parts: { batches: SpilledBatch[]; done?: PartDone }[] = [];
   /** Settles once the worker has sent its last message (it is then stopped), or has failed. */
   readonly ended: Promise<void>;
   private failure: ParallelFallback | undefined;
@@ -385,8 +407,7 @@ class Feed {
   /** Where the worker's next batch starts in the spill file. */
   private at = 0;
 
-  constructor(worker: Worker, count: number, onBytes: (bytes: number) => void) {
-    this.parts = Array.from({ length: count }, () => ({ batches: [] }));
+  constructor(worker: Worker, onBytes: (bytes: number) => void) {
     this.ended = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
     // Awaited only after this thread's parts: a failure before then must not go unhandled.
     this.ended.catch(() => {});
@@ -394,12 +415,12 @@ class Feed {
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'batch') {
         onBytes(message.bytes);
-        this.parts[message.part].batches.push({ at: this.at, length: message.length, dataLength: message.dataLength });
+        (this.parts[message.part] ??= { batches: [] }).batches.push({ at: this.at, length: message.length, dataLength: message.dataLength });
         this.at += message.length + message.dataLength;
       } else if (message.type === 'done') {
         const { type: _, part, ...done } = message;
-        this.parts[part].done = done;
-      } else {
+        (this.parts[part] ??= { batches: [] }).done = done;
+      } else if (message.type === 'end') {
         finished = true;
         // Its parts are all in the spill file: the thread's heap (some 35 MiB) goes now, not after the merge.
         void worker.terminate();

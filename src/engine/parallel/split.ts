@@ -24,9 +24,10 @@ export async function splitPoint(path: string, size: number, share = 0.5): Promi
  * Where parts of the file start, in one pass: for each aimed byte offset (ascending), the first
  * record boundary (just after a line break outside quotes) at or past it and before the file's
  * end, strictly ascending (an aim the previous boundary passed takes the next one); fewer points
- * than aims when the file ends first.
+ * than aims when the file ends first. `from`, a record boundary found before, skips the bytes
+ * before it.
  */
-export async function splitPoints(path: string, size: number, aims: number[]): Promise<number[]> {
+export async function splitPoints(path: string, size: number, aims: number[], from = 0): Promise<number[]> {
   const handle = await open(path, 'r');
   const points: number[] = [];
   try {
@@ -34,7 +35,7 @@ export async function splitPoints(path: string, size: number, aims: number[]): P
     const buffer = Buffer.allocUnsafeSlow(CHUNK);
     const words = new Uint32Array(buffer.buffer, 0, CHUNK / 4);
     let inQuotes = false;
-    let position = 0;
+    let position = from;
     for (const aim of aims) {
       // Up to the aim only the parity matters: count quote bytes four at a time.
       while (position < aim) {

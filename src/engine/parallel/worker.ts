@@ -16,10 +16,7 @@ const port = parentPort!;
 
 port.on('message', (message: WorkerJob | SplitJob) => {
   if ('split' in message) {
-    splitPoints(message.split.path, message.split.size, message.split.aims).then((points) => {
-      const answer: SplitMessage = { points };
-      port.postMessage(answer);
-    }, (error: unknown) => setImmediate(() => { throw error; }));
+    split(message.split).catch((error: unknown) => setImmediate(() => { throw error; }));
   } else {
     run(message).catch((error: unknown) => {
       // Rethrown outside the promise chain: the main thread sees it as the worker's 'error' event.
@@ -27,6 +24,15 @@ port.on('message', (message: WorkerJob | SplitJob) => {
     });
   }
 });
+
+/** Sends where the second part starts as soon as it is found, then every part's start. */
+async function split({ path, size, aims }: SplitJob['split']): Promise<void> {
+  const first = await splitPoints(path, size, aims.slice(0, 1));
+  port.postMessage({ type: 'split', points: first, complete: first.length === 0 } satisfies SplitMessage);
+  if (first.length === 0) return;
+  const rest = await splitPoints(path, size, aims.slice(1), first[0]);
+  port.postMessage({ type: 'split', points: [...first, ...rest], complete: true } satisfies SplitMessage);
+}
 
 async function run(job: WorkerJob): Promise<void> {
   /** Bytes of the parts this worker finished. */

@@ -46,6 +46,8 @@ describe('splitPoint', () => {
     // 6 is inside row 1: the next boundary is row 2's start; 20 and 30 are inside row 2's quoted
     // field: the first takes row 3's start, the second (passed already) row 4's; the last aim has none.
     expect(points.map((at) => text.slice(at, at + 3))).toEqual(['2,"', '3,y', '4,z']);
+    // Resumed from a boundary found before, the scan gives the same later points.
+    expect(await splitPoints(path, size, aims.slice(1), points[0])).toEqual(points.slice(1));
   });
 
   it('tells UTF-16 files', async () => {
