@@ -1,5 +1,5 @@
 /**
- * The parallel path of runJob: a CSV file is split in parts of a few MiB, each read and run through
+ * The parallel path of runJob: a CSV file is split in parts of about 16 MiB, each read and run through
  * the steps up to row dropping (part.ts), by this thread from the front of the file and meanwhile
  * by a worker thread (worker.ts) from the back, into a spill file, until they meet (claims.ts).
  * This thread applies the row-dropping rules in row order (their state, the values seen, is the
