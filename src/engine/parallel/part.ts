@@ -1,10 +1,10 @@
 /**
  * One part of a parallel run: reads a byte range of a CSV file, runs the steps from mapping up to
  * row dropping, and formats the rows as CSV lines or sheet rows, each batch with what the merge
- * needs (BatchData). The main thread runs the first part itself and a worker the second (worker.ts),
- * so both parts are made by this one function, in the same way.
+ * needs (BatchData). The main thread runs the parts it takes itself and the worker the others
+ * (worker.ts), so every part is made by this one function, in the same way.
  */
-import { openCsvPart } from '../read/csv.js';
+import { openCsvPart, type CsvPart } from '../read/csv.js';
 import { RejectOrderer, type Reject } from '../rejects.js';
 import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
@@ -12,22 +12,28 @@ import { typesStep } from '../steps/types.js';
 import { emptyReport, emptyTypeEvidence, type Batch, type StepContext, type Table } from '../types.js';
 import { CsvEncoder, rowFormat } from '../write/csv.js';
 import { newFixes, SheetEncoder, sheetFormat } from '../write/xlsx.js';
-import type { BatchData, DoneMessage, RuleOutcome, WorkerJob } from './protocol.js';
+import type { BatchData, PartDone, PartSettings, RuleOutcome } from './protocol.js';
 
 /** Rejects held before a part yields them without waiting for a batch that keeps rows. */
 const MAX_HELD_REJECTS = 4096;
 
+/**
+ * This thread's encoders (each holds a buffer of 1 MiB or more), shared by its parts, which run one
+ * after another: a part's batch text is read before the next batch is asked for.
+ */
+const encoders: { csv?: CsvEncoder; xml?: SheetEncoder } = {};
+
 /** A part's batch: its output text (valid only until the next batch is asked for) and data. */
 export interface PartBatch { text: Uint8Array; data: BatchData }
 
-/** What a part needs of its job (the worker's job less the transport). */
-export type PartJob = Omit<WorkerJob, 'spill' | 'maxInFlight'>;
+/** What a part needs: the run's settings and which bytes of the file it is. */
+export interface PartJob extends PartSettings { part: CsvPart }
 
 /**
  * Yields the part's batches; returns its row count, report and slash-date evidence.
  * `onBytes` hears the bytes of the part read so far.
  */
-export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): AsyncGenerator<PartBatch, Omit<DoneMessage, 'type'>> {
+export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): AsyncGenerator<PartBatch, PartDone> {
   const report = emptyReport();
   let outbox: Reject[] = [];
   const rejects = job.rejects ? new RejectOrderer({ begin: () => {}, add: (r) => { outbox.push(r); } }) : undefined;
@@ -80,8 +86,6 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
   const format = rowFormat(table.columns, table.types);
   // Excel: rows get their numbers in the merge, which alone knows which rows stay.
   const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
-  const csv = new CsvEncoder();
-  const xml = new SheetEncoder();
   for await (const batch of table.batches) {
     if (heldRejects) {
       yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: heldRejects } };
@@ -92,10 +96,12 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     const ends = new Array<number>(n);
     let text: Uint8Array;
     if (sheet) {
+      const xml = (encoders.xml ??= new SheetEncoder());
       xml.length = 0;
       xml.addRows(batch.rows, sheet, undefined, ends);
       text = xml.buffer.subarray(0, xml.length);
     } else {
+      const csv = (encoders.csv ??= new CsvEncoder());
       csv.length = 0;
       csv.addRows(batch.rows, format, ends);
       text = csv.buffer.subarray(0, csv.length);

@@ -5,12 +5,11 @@ import type { SlashOrders } from '../steps/types.js';
 import type { Reject } from '../rejects.js';
 import type { EngineConfig, Report, Row, TypeEvidence, Value } from '../types.js';
 
-/** What a worker is asked to do: read one part of the file and run the steps on it. */
-export interface WorkerJob {
+/** What every part of a parallel run shares: the file, the job's settings and what to send. */
+export interface PartSettings {
   path: string;
   display: string;
   forced: string | undefined;
-  part: CsvPart;
   lenient: boolean;
   config: EngineConfig;
   schema: PipelineSchema;
@@ -21,13 +20,22 @@ export interface WorkerJob {
   collectRows: boolean;
   /** Report rejected rows and emptied cells (rejects.ts) with the batches. */
   rejects: boolean;
-  /** Batches a worker may have sent and not yet seen credited back: bounds the main thread's queue. */
-  maxInFlight: number;
+}
+
+/**
+ * What a worker is asked to do: run parts of the file, taking them from the back of `parts`
+ * (claims.ts) while the main thread takes them from the front, until none is left.
+ */
+export interface WorkerJob extends PartSettings {
+  /** The file's parts in order; the first (the main thread's from the start) holds the header. */
+  parts: CsvPart[];
+  /** The claims on the parts, shared with the main thread (claims.ts). */
+  claims: SharedArrayBuffer;
   /**
    * The spill file (a descriptor the main thread opened and closes: file descriptors are the
-   * process's) the batches are appended to rather than sent: the second part's output waits there
-   * (in the page cache, not in the process) until the first part is merged, and no large buffer
-   * crosses threads (freed only by the other thread's GC, such buffers made memory balloon).
+   * process's) the batches are appended to rather than sent: the worker's output waits there
+   * (in the page cache, not in the process) until the main thread's parts are merged, and no large
+   * buffer crosses threads (freed only by the other thread's GC, such buffers made memory balloon).
    */
   spill: number;
 }
@@ -50,11 +58,13 @@ export type RuleOutcome =
  */
 export interface BatchMessage {
   type: 'batch';
+  /** The batch's part (an index into WorkerJob.parts). */
+  part: number;
   /** Bytes of the rows' output text (UTF-8): CSV lines each ending in `\n`, or `<row>` elements. */
   length: number;
   /** Bytes of the serialized BatchData after them. */
   dataLength: number;
-  /** Bytes of the part read so far. */
+  /** Bytes of the worker's parts read so far. */
   bytes: number;
 }
 
@@ -77,23 +87,32 @@ export interface BatchData {
   rejects?: Reject[];
 }
 
-/** The end of a part: how many data rows it had and the report of its steps. */
-export interface DoneMessage {
-  type: 'done';
+/** What a finished part gives besides its batches: how many data rows it had and the report of its steps. */
+export interface PartDone {
   rows: number;
   report: Report;
   /** What the part's date and number columns showed (StepContext.typeEvidence; Maps cross threads whole), for the warnings. */
   typeEvidence: TypeEvidence;
 }
 
+/** The end of one of the worker's parts. */
+export interface DoneMessage extends PartDone {
+  type: 'done';
+  part: number;
+}
+
+/** The worker found no part left to claim: its last message. */
+export interface EndMessage { type: 'end' }
+
 /** Any message a worker sends. */
-export type WorkerMessage = BatchMessage | DoneMessage;
+export type WorkerMessage = BatchMessage | DoneMessage | EndMessage;
 
-/** What the main thread sends back: batches it has consumed. */
-export interface CreditMessage { credit: number }
+/** Asks the worker, as soon as it starts, where the file's parts start: the record boundaries at or past the aimed offsets (split.ts). */
+export interface SplitJob { split: { path: string; size: number; aims: number[] } }
 
-/** Asks the second worker, as soon as it starts, where the file's second part starts. */
-export interface SplitJob { split: { path: string; size: number; share: number } }
-
-/** The answer to a SplitJob: the split point, or null when there is none. */
-export interface SplitMessage { split: number | null }
+/**
+ * The answers to a SplitJob: where the parts after the first start (none when the file has no
+ * boundary past the first aim). The second part's start comes first on its own (`complete` false
+ * unless there is none), so the main thread can start the first part while the rest are found.
+ */
+export interface SplitMessage { type: 'split'; points: number[]; complete: boolean }

@@ -1,10 +1,13 @@
 /**
- * The parallel path of runJob: a CSV file is split in two parts, each read and run through the
- * steps up to row dropping (part.ts): the first by this thread, the second meanwhile by a worker
- * thread (worker.ts) into a spill file. This thread applies the row-dropping rules in row order
- * (their state, the values seen, is the only thing that needs the whole file) to the first part's
- * batches as they come, then to the second's, merges the report and writes. (Measured: two
- * workers and this thread only merging left it 65-72% idle; this way was faster and smaller.) Loaded only when a run may go parallel, so other commands do not pay for it.
+ * The parallel path of runJob: a CSV file is split in parts of about 16 MiB, each read and run through
+ * the steps up to row dropping (part.ts), by this thread from the front of the file and meanwhile
+ * by a worker thread (worker.ts) from the back, into a spill file, until they meet (claims.ts).
+ * This thread applies the row-dropping rules in row order (their state, the values seen, is the
+ * only thing that needs the whole file) to its own parts' batches as they come, then to the
+ * worker's, merges the reports and writes. (Measured: two workers and this thread only merging
+ * left it 65-72% idle; this way was faster and smaller. One fixed split in two left one thread
+ * idle for up to a second whenever the machine's other load slowed the other.) Loaded only when
+ * a run may go parallel, so other commands do not pay for it.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
@@ -15,7 +18,7 @@ import type { Worker } from 'node:worker_threads';
 import type { DataType, RunWebhookBody } from '../../contract/index.js';
 import { DataTableCollector, type MetadataCollector } from '../metadata.js';
 import { Profiler, type ColumnProfile } from '../profile.js';
-import { csvFileOf, sniffCsvFile } from '../read/csv.js';
+import { csvFileOf, sniffCsvFile, type CsvPart } from '../read/csv.js';
 import { activeRules, droppingRule, dropRows, type ActiveRule } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
 import { dataTypeOf, typeWarnings, mergeTypeEvidence, scanSlashOrder, type SlashOrders } from '../steps/types.js';
@@ -27,8 +30,9 @@ import { writeTable } from '../write/index.js';
 import { engineWorker } from '../worker-thread.js';
 import { PREFORMATTED, type PreformattedBatch } from '../write/csv.js';
 import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '../write/xlsx.js';
-import type { BatchData, BatchMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
-import { runPart, type PartBatch, type PartJob } from './part.js';
+import { claimFront, MAX_PARTS, newClaims } from './claims.js';
+import type { BatchData, PartDone, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
+import { runPart, type PartBatch } from './part.js';
 import { spillDir } from './spill.js';
 import { isUtf16 } from './split.js';
 
@@ -49,22 +53,24 @@ export class ParallelFallback extends Error {}
  */
 const WORKER_SEMI_SPACE_MB = 4;
 /**
- * The first part's share of the file: this thread also merges and writes both parts, so it takes
- * a little less than half. Measured (1M rows, halves): this thread ran its half in 4.3 s, the
- * worker its half in 4.1 s, the second part's merge took 0.3 s; both end together near 0.47.
+ * Bytes per part, about: the threads end at most one part apart, and each part sets up its reader
+ * and steps anew. Measured (1M rows, 166 MB): 40 parts of 4 MiB took 0.4 s more CPU and 20 MiB
+ * more peak RSS than 2; 10 parts of 16 MiB as little as 2.
  */
-const FIRST_SHARE = 0.47;
-/** Batches the worker may spill ahead of the merge (it waits for the whole first part): only their small notices wait in memory. */
-const MAX_SPILLED = 1 << 16;
+const PART_BYTES = 16 << 20;
+/** How many parts a file of `size` bytes is split in. */
+const partCount = (size: number) => Math.min(MAX_PARTS, Math.max(2, Math.round(size / PART_BYTES)));
 
 /**
  * The worker thread, started before the sample is read, so its start-up runs on the other core
- * meanwhile; it also finds the split point then (split.ts).
+ * meanwhile; it also finds where the parts start then (split.ts).
  */
 export interface WorkerPool {
   worker: Worker;
-  /** Where the second part starts; undefined when the file cannot be split. */
-  split: Promise<number | undefined>;
+  /** Where the second part starts (found first); undefined when the file cannot be split. */
+  second: Promise<number | undefined>;
+  /** Where the parts after the first start; empty when the file cannot be split or the worker failed. */
+  split: Promise<number[]>;
   /** Stops the workers (safe to call more than once). */
   terminate(): Promise<void>;
   /** Set when a worker failed or exited before runParallel listened. */
@@ -79,17 +85,28 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
   const worker = engineWorker(workerUrl, { semiSpaceMb: WORKER_SEMI_SPACE_MB });
   // An error must never go unhandled; one before runParallel listens is remembered, and the split then reads as "no split".
   let pool: WorkerPool;
-  const failed = new Promise<undefined>((resolve) => {
-    worker.on('error', (error) => { pool.failure ??= error.message; resolve(undefined); });
-    worker.on('exit', (code) => { pool.failure ??= `exited (code ${code})`; resolve(undefined); });
+  const failed = new Promise<number[]>((resolve) => {
+    worker.on('error', (error) => { pool.failure ??= error.message; resolve([]); });
+    worker.on('exit', (code) => { pool.failure ??= `exited (code ${code})`; resolve([]); });
   });
-  const split = new Promise<number | undefined>((resolve) => {
-    worker.once('message', (message: SplitMessage) => resolve(message.split ?? undefined));
+  let second!: (at: number | undefined) => void;
+  const secondFound = new Promise<number | undefined>((resolve) => { second = resolve; });
+  const split = new Promise<number[]>((resolve) => {
+    const listen = (message: SplitMessage) => {
+      second(message.points[0]);
+      if (!message.complete) return;
+      worker.off('message', listen);
+      resolve(message.points);
+    };
+    worker.on('message', listen);
   });
-  const job: SplitJob = { split: { path: file.path, size: input.size, share: FIRST_SHARE } };
+  const count = partCount(input.size);
+  const aims = Array.from({ length: count - 1 }, (_, k) => Math.floor((input.size * (k + 1)) / count));
+  const job: SplitJob = { split: { path: file.path, size: input.size, aims } };
   worker.postMessage(job);
   pool = {
     worker,
+    second: Promise.race([secondFound, failed.then(() => undefined)]),
     split: Promise.race([split, failed]),
     terminate: async () => { await worker.terminate(); },
   };
@@ -148,13 +165,13 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   run.sample.length = 0;
 
   const worker = run.pool.worker;
-  let spill: { path: string; fd: number; at: number } | undefined;
+  let spill: { path: string; fd: number } | undefined;
   // The spill file goes on any exit; the finally below removes it on every other way out.
   const removeSpill = () => { if (spill) rmSync(spill.path, { force: true }); };
   process.on('exit', removeSpill);
   try {
-    const split = await run.pool.split;
-    if (split === undefined) return notTaken(`no split point${run.pool.failure ? ` (${run.pool.failure})` : ''}`);
+    const second = await run.pool.second;
+    if (second === undefined) return notTaken(`no split point${run.pool.failure ? ` (${run.pool.failure})` : ''}`);
     await run.closeInput();
 
     // The remaining steps applied here to no rows: the report lists their rules and the warnings
@@ -172,24 +189,19 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       path: file.path, display: file.display, forced: file.forced, lenient: run.lenient, config, schema: ctx.schema, orders, output,
       collectRows: run.collectDataTable || run.sendRows || run.profile, rejects: Boolean(ctx.rejects),
     };
-    spill = { path: join(spillDir(), `${randomBytes(6).toString('hex')}.spill`), fd: -1, at: 0 };
+    spill = { path: join(spillDir(), `${randomBytes(6).toString('hex')}.spill`), fd: -1 };
     spill.fd = openSync(spill.path, 'w+');
-    const first: PartJob = { ...base, part: { start: 0, end: split } };
-    const second: WorkerJob = {
-      ...base, spill: spill.fd, maxInFlight: MAX_SPILLED,
-      part: { start: split, end: run.input.size, preset: { columns: run.columns, ...sniffed } },
-    };
+    const spillFd = spill.fd;
     let buffer = Buffer.allocUnsafeSlow(1 << 20);
     /** A batch's text and data, read back from the spill file (the text into the one reused buffer). */
-    const read = (message: BatchMessage): PartBatch => {
+    const read = (message: SpilledBatch): PartBatch => {
       const total = message.length + message.dataLength;
       if (buffer.length < total) buffer = Buffer.allocUnsafeSlow(total);
       for (let got = 0; got < total;) {
-        const n = readSync(spill!.fd, buffer, got, total - got, spill!.at + got);
+        const n = readSync(spill!.fd, buffer, got, total - got, message.at + got);
         if (n === 0) throw new ParallelFallback('A spill file ended early.');
         got += n;
       }
-      spill!.at += total;
       return { text: buffer.subarray(0, message.length), data: deserialize(buffer.subarray(message.length, total)) as BatchData };
     };
     const seen = [0, 0];
@@ -201,32 +213,64 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     };
     const feed = new Feed(worker, (bytes) => progress(1, bytes));
     if (run.pool.failure) throw new ParallelFallback(`A worker failed: ${run.pool.failure}`);
-    worker.postMessage(second);
+    /** The first part (the header's): this thread's from the start, begun while the worker still finds where the others start. */
+    const first: CsvPart = { start: 0, end: second };
+    // The other parts, and the worker's job, once the worker has found where they all start.
+    const rest = run.pool.split.then((points) => {
+      if (points[0] !== second) throw new ParallelFallback(`A worker failed: ${run.pool.failure ?? 'the split points changed'}`);
+      const starts = [0, ...points];
+      const parts = starts.map((start, i): CsvPart => (i === 0 ? first : {
+        start, end: starts[i + 1] ?? run.input.size, preset: { columns: run.columns, ...sniffed },
+      }));
+      const claims = newClaims(parts.length, 1);
+      worker.postMessage({ ...base, parts, claims, spill: spillFd } satisfies WorkerJob);
+      return { parts, claims };
+    });
+    // Awaited after the first part: a failure before then must not go unhandled.
+    rest.catch(() => {});
 
     const collector = run.collectDataTable ? new DataTableCollector() : undefined;
     const sheetFixes = newFixes();
     const profiler = run.profile ? new Profiler(table.columns, table.types) : undefined;
-    const done: Omit<DoneMessage, 'type'>[] = [];
+    const done: PartDone[] = [];
     async function* merged(): AsyncGenerator<Batch> {
-      // The first part, made here as the merge asks for it; any error in it makes the run fall back, as a worker's would.
-      const part = runPart(first, (bytes) => progress(0, bytes));
-      for (;;) {
-        let next: IteratorResult<PartBatch, Omit<DoneMessage, 'type'>>;
-        try {
-          next = await part.next();
-        } catch (error) {
-          throw new ParallelFallback(`The first part failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      /** Data rows of the parts merged so far: the next part's row numbers start after them. */
+      let offset = 0;
+      /** Bytes of this thread's finished parts. */
+      let before = 0;
+      let parts = [first];
+      let claims: SharedArrayBuffer | undefined;
+      // This thread's parts, made here as the merge asks for them; any error in one makes the run fall back, as a worker's would.
+      for (let index = 0; index >= 0;) {
+        const range = parts[index];
+        const part = runPart({ ...base, part: range }, (bytes) => progress(0, before + bytes));
+        for (;;) {
+          let next: IteratorResult<PartBatch, PartDone>;
+          try {
+            next = await part.next();
+          } catch (error) {
+            throw new ParallelFallback(`A part failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          }
+          if (next.done) { done[index] = next.value; break; }
+          feed.check();
+          yield mergeBatch(next.value.text, next.value.data, offset, rules, report, collector, ctx, profiler, sheetFixes);
         }
-        if (next.done) { done.push(next.value); break; }
-        feed.check();
-        yield mergeBatch(next.value.text, next.value.data, 0, rules, report, collector, ctx, profiler, sheetFixes);
+        offset += done[index].rows;
+        before += range.end - range.start;
+        if (!claims) ({ parts, claims } = await rest);
+        index = claimFront(claims);
       }
-      for (;;) {
-        const message = await feed.next();
-        if (message.type === 'done') { done.push(message); break; }
-        if (!feed.finished) worker.postMessage({ credit: 1 });
-        const { text, data } = read(message);
-        yield mergeBatch(text, data, done[0].rows, rules, report, collector, ctx, profiler, sheetFixes);
+      // The worker's parts follow, all of them once it has finished (the last it took is the first here).
+      await feed.ended;
+      for (let i = done.length; i < parts.length; i++) {
+        const part = feed.parts[i];
+        if (!part?.done) throw new ParallelFallback(`The worker did not finish part ${i}.`);
+        for (const batch of part.batches) {
+          const { text, data } = read(batch);
+          yield mergeBatch(text, data, offset, rules, report, collector, ctx, profiler, sheetFixes);
+        }
+        done[i] = part.done;
+        offset += part.done.rows;
       }
     }
     const out: PreformattedSheet = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true, sheetFixes };
@@ -325,7 +369,7 @@ function mergeBatch(
 }
 
 /** Adds the parts' reports (in part order) to the main report, whose entries the main thread already listed in order. */
-function mergeReports(report: Report, done: Omit<DoneMessage, 'type'>[]): void {
+function mergeReports(report: Report, done: PartDone[]): void {
   report.rowsIn = 0;
   report.rowsRepaired = 0;
   let offset = 0;
@@ -351,45 +395,56 @@ function mergeReports(report: Report, done: Omit<DoneMessage, 'type'>[]): void {
   }
 }
 
-/** A worker's messages as a pull queue; a worker error or early exit makes the run fall back. */
+/** Where a batch the worker spilled is in the spill file. */
+interface SpilledBatch { at: number; length: number; dataLength: number }
+
+/**
+ * A worker's messages, gathered per part: its batches' places in the spill file (it appends them
+ * in the order it sends their notices) and each part's end. A worker error or early exit makes
+ * the run fall back.
+ */
 class Feed {
-  private readonly queue: WorkerMessage[] = [];
-  private waiting: { resolve: (m: WorkerMessage) => void; reject: (e: unknown) => void } | undefined;
+  readonly parts: { batches: SpilledBatch[]; done?: PartDone }[] = [];
+  /** Settles once the worker has sent its last message (it is then stopped), or has failed. */
+  readonly ended: Promise<void>;
   private failure: ParallelFallback | undefined;
-  /** Set once the worker has sent its last message (it is then stopped). */
-  finished = false;
+  private settle!: { resolve: () => void; reject: (error: unknown) => void };
+  /** Where the worker's next batch starts in the spill file. */
+  private at = 0;
 
   constructor(worker: Worker, onBytes: (bytes: number) => void) {
+    this.ended = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
+    // Awaited only after this thread's parts: a failure before then must not go unhandled.
+    this.ended.catch(() => {});
+    let finished = false;
     worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'batch') onBytes(message.bytes);
-      else {
-        this.finished = true;
-        // Its part is all in the spill file: the thread's heap (some 35 MiB) goes now, not after the merge.
+      if (message.type === 'batch') {
+        onBytes(message.bytes);
+        (this.parts[message.part] ??= { batches: [] }).batches.push({ at: this.at, length: message.length, dataLength: message.dataLength });
+        this.at += message.length + message.dataLength;
+      } else if (message.type === 'done') {
+        const { type: _, part, ...done } = message;
+        (this.parts[part] ??= { batches: [] }).done = done;
+      } else if (message.type === 'end') {
+        finished = true;
+        // Its parts are all in the spill file: the thread's heap (some 35 MiB) goes now, not after the merge.
         void worker.terminate();
+        this.settle.resolve();
       }
-      if (this.waiting) { this.waiting.resolve(message); this.waiting = undefined; } else this.queue.push(message);
     });
     // The worker failing stops the run: the sequential run then gives the exact error.
     worker.on('error', (error) => this.fail(new ParallelFallback(`A worker failed: ${error.message}`, { cause: error })));
-    worker.on('exit', (code) => { if (!this.finished) this.fail(new ParallelFallback(`A worker exited early (code ${code})`)); });
+    worker.on('exit', (code) => { if (!finished) this.fail(new ParallelFallback(`A worker exited early (code ${code})`)); });
   }
 
-  /** Makes the next (or pending) read fail with `error`. */
-  fail(error: ParallelFallback): void {
+  /** Makes the run fail with `error`. */
+  private fail(error: ParallelFallback): void {
     this.failure ??= error;
-    if (this.waiting) { this.waiting.reject(this.failure); this.waiting = undefined; }
+    this.settle.reject(this.failure);
   }
 
-  /** Throws the worker's failure, if any, at once (the first part need not be finished first). */
+  /** Throws the worker's failure, if any, at once (this thread's parts need not be finished first). */
   check(): void {
     if (this.failure) throw this.failure;
-  }
-
-  /** The worker's next message, in the order sent. */
-  next(): Promise<WorkerMessage> {
-    const message = this.queue.shift();
-    if (message) return Promise.resolve(message);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
   }
 }

@@ -17,37 +17,54 @@ const LF = 0x0a;
  * is none past the aimed point: `share` of the file (a half unless told).
  */
 export async function splitPoint(path: string, size: number, share = 0.5): Promise<number | undefined> {
+  return (await splitPoints(path, size, [Math.floor(size * share)]))[0];
+}
+
+/**
+ * Where parts of the file start, in one pass: for each aimed byte offset (ascending), the first
+ * record boundary (just after a line break outside quotes) at or past it and before the file's
+ * end, strictly ascending (an aim the previous boundary passed takes the next one); fewer points
+ * than aims when the file ends first. `from`, a record boundary found before, skips the bytes
+ * before it.
+ */
+export async function splitPoints(path: string, size: number, aims: number[], from = 0): Promise<number[]> {
   const handle = await open(path, 'r');
+  const points: number[] = [];
   try {
     // Its own ArrayBuffer, so the Uint32Array view below is aligned.
     const buffer = Buffer.allocUnsafeSlow(CHUNK);
     const words = new Uint32Array(buffer.buffer, 0, CHUNK / 4);
-    const middle = Math.floor(size * share);
     let inQuotes = false;
-    let position = 0;
-    // Up to the middle only the parity matters: count quote bytes four at a time.
-    while (position < middle) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, middle - position), position);
-      if (bytesRead === 0) return undefined;
-      let count = 0;
-      const whole = bytesRead >> 2;
-      for (let i = 0; i < whole; i++) count += quotesIn(words[i]);
-      for (let i = whole << 2; i < bytesRead; i++) if (buffer[i] === QUOTE) count++;
-      if (count % 2 === 1) inQuotes = !inQuotes;
-      position += bytesRead;
-    }
-    // From the middle: the first line break outside quotes.
-    while (position < size) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
-      if (bytesRead === 0) return undefined;
-      for (let i = 0; i < bytesRead; i++) {
-        const c = buffer[i];
-        if (c === QUOTE) inQuotes = !inQuotes;
-        else if (c === LF && !inQuotes) return position + i + 1 < size ? position + i + 1 : undefined;
+    let position = from;
+    for (const aim of aims) {
+      // Up to the aim only the parity matters: count quote bytes four at a time.
+      while (position < aim) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, aim - position), position);
+        if (bytesRead === 0) return points;
+        let count = 0;
+        const whole = bytesRead >> 2;
+        for (let i = 0; i < whole; i++) count += quotesIn(words[i]);
+        for (let i = whole << 2; i < bytesRead; i++) if (buffer[i] === QUOTE) count++;
+        if (count % 2 === 1) inQuotes = !inQuotes;
+        position += bytesRead;
       }
-      position += bytesRead;
+      // From the aim: the first line break outside quotes.
+      let found: number | undefined;
+      while (found === undefined && position < size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
+        if (bytesRead === 0) return points;
+        let i = 0;
+        for (; i < bytesRead; i++) {
+          const c = buffer[i];
+          if (c === QUOTE) inQuotes = !inQuotes;
+          else if (c === LF && !inQuotes) { found = position + i + 1; break; }
+        }
+        position += found === undefined ? bytesRead : i + 1;
+      }
+      if (found === undefined || found >= size) return points;
+      points.push(found);
     }
-    return undefined;
+    return points;
   } finally {
     await handle.close();
   }

@@ -1,29 +1,22 @@
 /**
- * A parallel run's worker thread: finds the split point, then runs the file's second part
- * (part.ts) and appends each batch's text and data to its spill file, sending the main thread
- * (run.ts) a small notice per batch.
+ * A parallel run's worker thread: finds where the file's parts start, then runs parts (part.ts),
+ * taking them from the back (claims.ts) while the main thread (run.ts) takes them from the front,
+ * and appends each batch's text and data to its spill file, sending the main thread a small
+ * notice per batch.
  */
 import { writeSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import type { BatchMessage, CreditMessage, DoneMessage, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
+import { claimBack } from './claims.js';
+import type { BatchMessage, DoneMessage, EndMessage, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { runPart } from './part.js';
-import { splitPoint } from './split.js';
+import { splitPoints } from './split.js';
 
 const port = parentPort!;
 
-let inFlight = 0;
-let wake: (() => void) | undefined;
-port.on('message', (message: WorkerJob | CreditMessage | SplitJob) => {
+port.on('message', (message: WorkerJob | SplitJob) => {
   if ('split' in message) {
-    splitPoint(message.split.path, message.split.size, message.split.share).then((at) => {
-      const answer: SplitMessage = { split: at ?? null };
-      port.postMessage(answer);
-    }, (error: unknown) => setImmediate(() => { throw error; }));
-  } else if ('credit' in message) {
-    inFlight -= message.credit;
-    wake?.();
-    wake = undefined;
+    split(message.split).catch((error: unknown) => setImmediate(() => { throw error; }));
   } else {
     run(message).catch((error: unknown) => {
       // Rethrown outside the promise chain: the main thread sees it as the worker's 'error' event.
@@ -32,23 +25,38 @@ port.on('message', (message: WorkerJob | CreditMessage | SplitJob) => {
   }
 });
 
+/** Sends where the second part starts as soon as it is found, then every part's start. */
+async function split({ path, size, aims }: SplitJob['split']): Promise<void> {
+  const first = await splitPoints(path, size, aims.slice(0, 1));
+  port.postMessage({ type: 'split', points: first, complete: first.length === 0 } satisfies SplitMessage);
+  if (first.length === 0) return;
+  const rest = await splitPoints(path, size, aims.slice(1), first[0]);
+  port.postMessage({ type: 'split', points: [...first, ...rest], complete: true } satisfies SplitMessage);
+}
+
 async function run(job: WorkerJob): Promise<void> {
-  let bytes = 0;
-  const part = runPart(job, (n) => { bytes = n; });
-  for (;;) {
-    const next = await part.next();
-    if (next.done) {
-      port.postMessage({ type: 'done', ...next.value } satisfies DoneMessage);
-      return;
+  /** Bytes of the parts this worker finished. */
+  let before = 0;
+  for (let index = claimBack(job.claims); index >= 0; index = claimBack(job.claims)) {
+    const range = job.parts[index];
+    let bytes = before;
+    const part = runPart({ ...job, part: range }, (n) => { bytes = before + n; });
+    for (;;) {
+      const next = await part.next();
+      if (next.done) {
+        port.postMessage({ type: 'done', part: index, ...next.value } satisfies DoneMessage);
+        break;
+      }
+      const { text, data } = next.value;
+      writeAll(job.spill, text);
+      const serialized = serialize(data);
+      writeAll(job.spill, serialized);
+      const message: BatchMessage = { type: 'batch', part: index, length: text.length, dataLength: serialized.length, bytes };
+      port.postMessage(message);
     }
-    const { text, data } = next.value;
-    writeAll(job.spill, text);
-    const serialized = serialize(data);
-    writeAll(job.spill, serialized);
-    const message: BatchMessage = { type: 'batch', length: text.length, dataLength: serialized.length, bytes };
-    port.postMessage(message);
-    if (++inFlight >= job.maxInFlight) await new Promise<void>((resolve) => { wake = resolve; });
+    before += range.end - range.start;
   }
+  port.postMessage({ type: 'end' } satisfies EndMessage);
 }
 
 /** Appends all of `bytes` to a file (at its descriptor's offset, which only this thread moves: the main thread reads at positions). */

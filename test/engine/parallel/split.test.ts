@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isUtf16, splitPoint } from '../../../src/engine/parallel/split.js';
+import { claimBack, claimFront, newClaims } from '../../../src/engine/parallel/claims.js';
+import { isUtf16, splitPoint, splitPoints } from '../../../src/engine/parallel/split.js';
 import { droppingRule } from '../../../src/engine/steps/drop-rows.js';
 
 async function file(text: string | Buffer): Promise<{ path: string; size: number }> {
@@ -36,11 +37,36 @@ describe('splitPoint', () => {
     expect(await splitPoint(path, size)).toBeUndefined();
   });
 
+  it('finds a record boundary for each aim in one pass, ascending, and stops at the file\'s end', async () => {
+    const quoted = '"' + 'x\n'.repeat(50) + '"';
+    const text = `a,b\n1,x\n2,${quoted}\n3,y\n4,z\n`;
+    const { path, size } = await file(text);
+    const aims = [6, 20, 30, size - 2];
+    const points = await splitPoints(path, size, aims);
+    // 6 is inside row 1: the next boundary is row 2's start; 20 and 30 are inside row 2's quoted
+    // field: the first takes row 3's start, the second (passed already) row 4's; the last aim has none.
+    expect(points.map((at) => text.slice(at, at + 3))).toEqual(['2,"', '3,y', '4,z']);
+    // Resumed from a boundary found before, the scan gives the same later points.
+    expect(await splitPoints(path, size, aims.slice(1), points[0])).toEqual(points.slice(1));
+  });
+
   it('tells UTF-16 files', async () => {
     const { path } = await file(Buffer.from([0xff, 0xfe, 0x61, 0x00]));
     expect(await isUtf16(path)).toBe(true);
     const utf8 = await file('a,b\n');
     expect(await isUtf16(utf8.path)).toBe(false);
+  });
+});
+
+describe('claims', () => {
+  it('gives each part once: the front ones to one side, the back ones to the other, until they meet', () => {
+    const claims = newClaims(5, 1);
+    expect(claimBack(claims)).toBe(4);
+    expect(claimFront(claims)).toBe(1);
+    expect(claimBack(claims)).toBe(3);
+    expect(claimBack(claims)).toBe(2);
+    expect(claimFront(claims)).toBe(-1);
+    expect(claimBack(claims)).toBe(-1);
   });
 });
 
