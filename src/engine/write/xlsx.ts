@@ -13,6 +13,11 @@
  *   escapes are read back only by Excel, not by openpyxl, pandas or exceljs). CR is written as
  *   `&#13;` so XML's line-end normalisation keeps it. Literal text of the form `_xHHHH_` is
  *   escaped as `_x005F_xHHHH_`, as the format requires, so Excel shows it as written.
+ * - A cell carries its reference (`r="C7"`) only when it is its row's first or follows a missing
+ *   cell: OOXML makes it optional, and a cell without one is the column after the cell before it
+ *   (openpyxl, pandas, LibreOffice and our reader read the same cells; exceljs needs the row's
+ *   number and its first cell's reference, which are kept). A fifth less XML to build and deflate:
+ *   528 to 431 MB for the reference job's 1M rows, a third of the Excel writer's extra CPU time.
  * - Text longer than 32,767 characters (an Excel cell's limit) is cut there and counted.
  * - A date_time value before 1900-03-01 (Excel's serials are off by a day before that) is text,
  *   counted; a value that is not `YYYY-MM-DDTHH:mm:ss` (a script's) stays text.
@@ -137,6 +142,7 @@ function ascii(text: string): Uint8Array {
 
 const ROW_OPEN = ascii('<row r="');
 const ROW_CLOSE = ascii('</row>');
+const CELL_OPEN = ascii('<c');
 const NUMBER_OPEN = ascii('><v>');
 const DATE_OPEN = ascii(' s="1"><v>');
 const NUMBER_CLOSE = ascii('</v></c>');
@@ -200,6 +206,8 @@ export class SheetEncoder extends ByteBuffer {
       at = put(buf, at, ROW_OPEN);
       at = put(buf, at, slot);
       buf[at++] = 62; // >
+      /** The column right after the last cell written: a cell there needs no reference (see the module comment). */
+      let next = 0;
       for (let k = 0; k < width; k++) {
         const v = row[k];
         if (v === null || v === undefined) continue;
@@ -225,8 +233,12 @@ export class SheetEncoder extends ByteBuffer {
           this.reserve(room);
           buf = this.buffer;
         }
-        at = put(buf, at, openBytes[k]);
-        at = put(buf, at, slot);
+        if (k === next && k > 0) at = put(buf, at, CELL_OPEN);
+        else {
+          at = put(buf, at, openBytes[k]);
+          at = put(buf, at, slot);
+        }
+        next = k + 1;
         if (text !== undefined) {
           at = writeTextCell(buf, at, text, fixes);
         } else if (typeof v === 'number' && kind === TEXT) {

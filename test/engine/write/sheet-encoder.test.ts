@@ -32,8 +32,16 @@ describe('SheetEncoder', () => {
   it('writes numbers, number text and date serials as number cells, numbers in text columns as text', () => {
     const format = sheetFormat(['n', 't', 'd'], ['number', 'rich_text', 'date_time']);
     expect(sheetRowsText([[0.1 + 0.2, 1e21, '2024-03-05T12:00:00'], ['-.5', 7, '2024-03-05T00:00:00']], format, 2)).toBe(
-      '<row r="2"      ><c r="A2"      ><v>0.30000000000000004</v></c><c r="B2"       t="inlineStr"><is><t>1e+21</t></is></c><c r="C2"       s="1"><v>45356.5</v></c></row>'
-      + '<row r="3"      ><c r="A3"      ><v>-0.5</v></c><c r="B3"       t="inlineStr"><is><t>7</t></is></c><c r="C3"       s="1"><v>45356</v></c></row>',
+      '<row r="2"      ><c r="A2"      ><v>0.30000000000000004</v></c><c t="inlineStr"><is><t>1e+21</t></is></c><c s="1"><v>45356.5</v></c></row>'
+      + '<row r="3"      ><c r="A3"      ><v>-0.5</v></c><c t="inlineStr"><is><t>7</t></is></c><c s="1"><v>45356</v></c></row>',
+    );
+  });
+
+  it('gives a cell its reference only when it is its row\'s first or follows a missing cell', () => {
+    const format = sheetFormat(['a', 'b', 'c', 'd'], ['number', 'number', 'number', 'number']);
+    expect(sheetRowsText([[1, 2, null, 4], [null, 6, 7, null]], format, 2)).toBe(
+      '<row r="2"      ><c r="A2"      ><v>1</v></c><c><v>2</v></c><c r="D2"      ><v>4</v></c></row>'
+      + '<row r="3"      ><c r="B3"      ><v>6</v></c><c><v>7</v></c></row>',
     );
   });
 
