@@ -405,7 +405,7 @@ export class JobService {
     let result: RunTaskResult;
     try {
       const out = await executor.perform({
-        kind: 'run', setup: this.setupOf(record), bodies: this.bodiesOf(record),
+        kind: 'run', setup: this.setupOf(record), bodies: this.bodiesOf(record), suggestions: record.suggested,
         output: { path: finalPath, format }, collectDataTable: Boolean(record.run.webhookUrl),
       }, { timeoutMs: this.o.jobTimeoutMs });
       if (out.kind !== 'run') throw new Error('unexpected task result');
