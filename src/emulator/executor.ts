@@ -17,9 +17,12 @@ export interface Executor {
   /**
    * Performs a task; rejects with a TaskError when it fails, or a StoppedError once closed. With
    * `timeoutMs`, a task still running then is stopped (its thread ends) and rejects with kind
-   * `timeout` (worker mode only: work in the calling thread cannot be stopped).
+   * `timeout` (worker mode only: work in the calling thread cannot be stopped). With `freshThread`,
+   * the task runs on a thread that has run nothing before, ended after it (worker mode only).
    */
-  perform(task: Task, options?: { timeoutMs?: number }): Promise<TaskResult>;
+  perform(task: Task, options?: { timeoutMs?: number; freshThread?: boolean }): Promise<TaskResult>;
+  /** Starts loading a fresh thread for a `freshThread` task to come, unless one is ready (worker mode only). */
+  prepareFreshThread(): void;
   /** Stops every worker; tasks in flight reject with StoppedError. */
   close(): Promise<void>;
 }
@@ -58,6 +61,18 @@ export const DEFAULT_WORKER_MEMORY_MB = 1024;
  */
 const WORKER_SEMI_SPACE_MB = 16;
 
+/**
+ * Runs of inputs at least this large get a fresh engine thread (`freshThread`). V8 sizes a thread's
+ * heap from its history: a thread that has worked and then idled (an earlier job, this job's start,
+ * then the wait for `run`) went into about half of the 1M-row reference runs collecting its old
+ * generation every ~0.15 s (25-28 mark-compacts instead of 3, scavenges twice as dear: ~1 s more
+ * CPU, 6.0-6.4 s instead of 5.0-5.3 s for the whole run, in turn, 15 runs), while a thread that
+ * had only loaded the engine, idle 3 or 12 s, did not (1 of 9 mildly: 6). Starting a thread costs
+ * ~0.16 s of CPU and ~19 MiB while it waits, spent beforehand (the spare is made when a job of this
+ * size starts, and again after each such run): worth it for long runs only; smaller jobs share the pool's threads.
+ */
+export const FRESH_THREAD_MIN_BYTES = 8 << 20;
+
 /** The compiled worker script, when this module runs from the build. */
 function workerScript(): string | undefined {
   const url = new URL('./worker.js', import.meta.url);
@@ -92,19 +107,23 @@ class InlineExecutor implements Executor {
     }
   }
 
+  prepareFreshThread(): void {}
+
   async close(): Promise<void> {
     this.closed = true;
   }
 }
 
 interface Pending { resolve: (r: TaskResult) => void; reject: (e: Error) => void }
-interface PoolWorker { worker: Worker; active: Map<number, Pending> }
+/** A thread: `shared` by tasks (the pool), the `spare` kept fresh for the next large run, or that `run`'s own. */
+interface PoolWorker { worker: Worker; active: Map<number, Pending>; role: 'shared' | 'spare' | 'run' }
 type Reply = { id: number; ok: true; result: TaskResult } | { id: number; ok: false; failure: TaskFailure };
 
 /**
  * Worker threads created on demand up to `threads`. A task goes to an idle worker, else a new
  * one, else the least busy: a worker interleaves its tasks between batches, so a short task
- * (suggestions for a new job) is never queued behind a long run.
+ * (suggestions for a new job) is never queued behind a long run. A `freshThread` task takes the
+ * spare thread (or a new one) for itself; the thread ends with it and a new spare is made.
  */
 class WorkerPool implements Executor {
   readonly mode = 'worker' as const;
@@ -115,19 +134,35 @@ class WorkerPool implements Executor {
   constructor(private readonly script: string, private readonly threads: number, private readonly memoryMb: number) {
     // The first thread starts with the service: loading the engine in it takes 0.3-0.6 s of CPU,
     // which the first job's start would otherwise wait for.
-    this.spawn();
+    this.spawn('shared');
   }
 
-  perform(task: Task, options: { timeoutMs?: number } = {}): Promise<TaskResult> {
+  prepareFreshThread(): void {
+    if (!this.closed && !this.workers.some((w) => w.role === 'spare')) this.spawn('spare');
+  }
+
+  perform(task: Task, options: { timeoutMs?: number; freshThread?: boolean } = {}): Promise<TaskResult> {
     if (this.closed) return Promise.reject(new StoppedError());
-    const target = this.pick();
+    if (!options.freshThread) return this.performOn(this.pick(), task, options.timeoutMs);
+    const target = this.workers.find((w) => w.role === 'spare') ?? this.spawn('run');
+    target.role = 'run';
+    const done = () => {
+      void target.worker.terminate();
+      // The next spare loads after this run, not during it (the run has both cores' worth of work).
+      this.prepareFreshThread();
+    };
+    const performed = this.performOn(target, task, options.timeoutMs);
+    performed.then(done, done);
+    return performed;
+  }
+
+  private performOn(target: PoolWorker, task: Task, ms: number | undefined): Promise<TaskResult> {
     const id = this.nextId++;
     return new Promise<TaskResult>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const done = () => { if (timer) clearTimeout(timer); };
       target.active.set(id, { resolve: (r) => { done(); resolve(r); }, reject: (e) => { done(); reject(e); } });
       target.worker.postMessage({ id, task });
-      const ms = options.timeoutMs;
       if (ms && ms > 0) {
         timer = setTimeout(() => this.expire(target, id, ms), ms);
         timer.unref();
@@ -157,15 +192,16 @@ class WorkerPool implements Executor {
   }
 
   private pick(): PoolWorker {
-    const idle = this.workers.find((w) => w.active.size === 0);
+    const shared = this.workers.filter((w) => w.role === 'shared');
+    const idle = shared.find((w) => w.active.size === 0);
     if (idle) return idle;
-    if (this.workers.length < this.threads) return this.spawn();
-    return this.workers.reduce((a, b) => (b.active.size < a.active.size ? b : a));
+    if (shared.length < this.threads) return this.spawn('shared');
+    return shared.reduce((a, b) => (b.active.size < a.active.size ? b : a));
   }
 
-  private spawn(): PoolWorker {
+  private spawn(role: PoolWorker['role']): PoolWorker {
     const worker = engineWorker(this.script, { semiSpaceMb: WORKER_SEMI_SPACE_MB, maxOldGenerationSizeMb: this.memoryMb });
-    const entry: PoolWorker = { worker, active: new Map() };
+    const entry: PoolWorker = { worker, active: new Map(), role };
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const pending = entry.active.get(reply.id);

@@ -16,7 +16,7 @@ import { startWebhookBody } from '../engine/metadata.js';
 import { setOwn, stringifyJson } from '../contract/json.js';
 import { currentBodies } from '../contract/translate.js';
 import { checkConfiguration } from './check-config.js';
-import { StoppedError, type Executor } from './executor.js';
+import { FRESH_THREAD_MIN_BYTES, StoppedError, type Executor } from './executor.js';
 import { ImportError, UsageError } from '../errors.js';
 import { conflict, HttpError, invalidBody, invalidValue, jobNotFound, tooLarge } from './http-error.js';
 import { readStartForm } from './multipart.js';
@@ -126,6 +126,8 @@ export class JobService {
       let input: JobRecord['input'];
       if (upload.file) {
         input = { path: relative(store.dataDir, upload.file.path), name: upload.file.fileName, kind: 'file', size: upload.file.size };
+        // Its run will want a fresh engine thread: it loads meanwhile.
+        if (input.size >= FRESH_THREAD_MIN_BYTES) this.o.executor.prepareFreshThread();
       } else if (form.gsUrl !== undefined) {
         input = await this.fetchSheet(form.gsUrl, form.gsSheetName as string, inputDir);
       } else {
@@ -405,9 +407,9 @@ export class JobService {
     let result: RunTaskResult;
     try {
       const out = await executor.perform({
-        kind: 'run', setup: this.setupOf(record), bodies: this.bodiesOf(record),
+        kind: 'run', setup: this.setupOf(record), bodies: this.bodiesOf(record), suggestions: record.suggested,
         output: { path: finalPath, format }, collectDataTable: Boolean(record.run.webhookUrl),
-      }, { timeoutMs: this.o.jobTimeoutMs });
+      }, { timeoutMs: this.o.jobTimeoutMs, freshThread: record.input.size >= FRESH_THREAD_MIN_BYTES });
       if (out.kind !== 'run') throw new Error('unexpected task result');
       result = out;
     } catch (e) {

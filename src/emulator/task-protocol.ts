@@ -31,7 +31,11 @@ export interface SetupSpec {
 export type Task =
   | { kind: 'suggest'; setup: SetupSpec }
   | { kind: 'analyze'; setup: SetupSpec }
-  | { kind: 'run'; setup: SetupSpec; bodies: Required<JobConfig>; output: { path: string; format: 'csv' | 'excel' }; collectDataTable: boolean };
+  | {
+    kind: 'run'; setup: SetupSpec; bodies: Required<JobConfig>; output: { path: string; format: 'csv' | 'excel' }; collectDataTable: boolean;
+    /** The suggestions `start` made for this setup (a sheet update makes them again): the run does not derive them again. */
+    suggestions: JobResources;
+  };
 
 /** The suggestions for a job, from a sample only (the whole input with useFullData). */
 export interface SuggestResult { kind: 'suggest'; resources: JobResources; columnTypes: ColumnTypes | null; warnings: string[] }

@@ -39,6 +39,7 @@ async function run(task: Extract<Task, { kind: 'run' }>): Promise<RunTaskResult>
   const warnings: string[] = [];
   const result = await runJob(await makeSetup(task.setup, warnings), {
     configure: () => task.bodies,
+    suggestions: task.suggestions,
     output: task.output,
     collectDataTable: task.collectDataTable,
   });

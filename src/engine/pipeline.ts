@@ -71,6 +71,11 @@ export interface RunOptions {
   rejects?: RejectSink;
   /** Profile the output columns (profile.ts), for the HTML report. */
   profile?: boolean;
+  /**
+   * The suggestions for this input, schema, sheet and scripts when the caller already holds them
+   * (`import serve` made them at start): used as they are instead of being derived again from the sample.
+   */
+  suggestions?: JobResources;
 }
 
 /** Derives the suggestions and the start metadata (reads the whole input once, counting rows). */
@@ -114,8 +119,8 @@ async function runJobWith(
   const opened = await openJob(setup, report, options);
   const bodies = await options.configure(opened.resources);
   if (opened.sheets && bodies.sheet && bodies.sheet !== opened.selectedSheet) {
-    // The configuration chose another sheet than the one read: start over on that sheet.
-    return runJob({ ...setup, sheet: bodies.sheet }, options);
+    // The configuration chose another sheet than the one read: start over on that sheet (whose suggestions differ).
+    return runJob({ ...setup, sheet: bodies.sheet }, { ...options, suggestions: undefined });
   }
   const config = engineConfig(opened.resources, bodies);
   const rest = STEPS.slice(STEPS.findIndex((s) => s.name === 'map'));
@@ -225,7 +230,7 @@ interface OpenedJob {
 }
 
 /** Opens the input, runs the steps before mapping, and derives the suggestions from a sample. */
-async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOptions, 'rejects'>): Promise<OpenedJob> {
+async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOptions, 'rejects' | 'suggestions'>): Promise<OpenedJob> {
   const warn = setup.warn ?? (() => {});
   const ctx: StepContext = {
     schema: setup.schema ?? emptySchema(),
@@ -274,7 +279,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     metadata.push(batch);
   });
   const { sample, rest, close } = await takeSample(counted, setup.useFullData ? Infinity : SAMPLE_ROWS);
-  const resources = suggestResources({
+  const resources = options?.suggestions ?? suggestResources({
     sourceName: setup.input.name,
     columns: table.columns,
     sample,
