@@ -67,8 +67,8 @@ export interface PreparedName {
   canonicalKey: string;
   /** The canonical tokens joined without separators (`zip code` and `zipcode` agree). */
   canonicalJoined: string;
-  /** The numbers in the name, sorted and joined (empty when none). */
-  numbers: string;
+  /** The numbers in the name. */
+  numbers: string[];
 }
 
 /** Splits a name into lower-case tokens: camelCase, letter/digit boundaries, any non-alphanumeric. */
@@ -158,7 +158,7 @@ function prepareTokens(tokens: string[]): PreparedName {
     weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
-    numbers: canonical.filter(isNumber).sort().join(' '),
+    numbers: canonical.filter(isNumber),
   };
 }
 
@@ -289,8 +289,9 @@ function plainSimilarity(a: PreparedName, b: PreparedName): number {
   if (a.joined.length > 0 && a.joined === b.joined) return EXACT_SCORE;
   if (a.canonical.length === 0 || b.canonical.length === 0) return 0;
   if (a.canonicalKey === b.canonicalKey || a.canonicalJoined === b.canonicalJoined) return SYNONYM_SCORE;
-  // Numbered names match only on the same numbers: `address 1` is not `address 2`.
-  if (a.numbers && b.numbers && a.numbers !== b.numbers) return 0;
+  // Numbered names match only when the numbers of one are all in the other: `address 1` is not
+  // `address 2`, but `VC100k96` (a rate per 100k in 1996) may be `violent_crime_per_100k`.
+  if (!hasNumbersOf(a.numbers, b.numbers) && !hasNumbersOf(b.numbers, a.numbers)) return 0;
   const matchA = a.canonical.map((t) => bestTokenMatch(t, b.canonical));
   const matchB = b.canonical.map((t) => bestTokenMatch(t, a.canonical));
   creditAcronyms(a, b, matchA, matchB);
@@ -317,6 +318,11 @@ function plainSimilarity(a: PreparedName, b: PreparedName): number {
   return PARTIAL_FACTOR * dice;
 }
 
+/** Whether `numbers` holds every one of `some` (true when either has none). */
+function hasNumbersOf(numbers: readonly string[], some: readonly string[]): boolean {
+  return numbers.length === 0 || some.length === 0 || some.every((n) => numbers.includes(n));
+}
+
 /** The last full word of a name (qualifiers and numbers aside): what it names. */
 function headOf(name: PreparedName): string | undefined {
   for (let i = name.canonical.length - 1; i >= 0; i--) if (name.weights[i] === 1) return name.canonical[i];
@@ -331,7 +337,8 @@ export function tokenSimilarity(a: string, b: string): number {
   if (hasDigit(a) || hasDigit(b)) return 0;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length >= 3 && long.startsWith(short)) return PREFIX_TOKEN;
-  if (isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
+  // A word of the lexicon means itself, not letters of a longer word (`age` is not `average`, `is` not `INCOMESQ`).
+  if (!KNOWN_WORDS.has(short) && isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
   // The edit distance is at least the difference in length: skip it when that alone rules a typo out.
   // Two words of the lexicon are never typos of each other (`height` / `weight`, `county` / `country`).
   if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length && !(KNOWN_WORDS.has(a) && KNOWN_WORDS.has(b))) {

@@ -59,6 +59,15 @@ export type MappingSuggestion = Map<number, { field: number; confidence: number 
 export function suggestMapping(
   columns: readonly string[], fields: readonly string[], types: Readonly<Record<string, DataType>>, sample: readonly Row[],
 ): MappingSuggestion {
+  const candidates = mappingCandidates(columns, fields, types, sample);
+  const choices = assignPairs(columns.length, candidates);
+  return calibrate(choices, candidates);
+}
+
+/** Every column × field pair scoring at least the bar, by name and values (also for the benchmark's diagnostics). */
+export function mappingCandidates(
+  columns: readonly string[], fields: readonly string[], types: Readonly<Record<string, DataType>>, sample: readonly Row[],
+): Candidate[] {
   const preparedColumns = columns.map(prepareName);
   const targets: Target[] = fields.map((field) => {
     const name = prepareName(field);
@@ -66,9 +75,7 @@ export function suggestMapping(
   });
   const wanted = new Set(targets.flatMap((t) => t.shapes));
   const values = columns.map((_, i) => new ColumnValues(sample, i, wanted));
-  const candidates = candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
-  const choices = assignPairs(columns.length, candidates);
-  return calibrate(choices, candidates);
+  return candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
 }
 
 /** The chosen pairs of columns and fields by name alone (sheet selection). */

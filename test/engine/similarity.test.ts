@@ -158,6 +158,12 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('mgmt', 'government')).toBe(0); // another first letter
   });
 
+  it('never reads a word of the lexicon as letters of a longer word (`age` is not `average`)', () => {
+    expect(nameSimilarity('AGE', 'avg_monthly_spend_usd')).toBe(0);
+    expect(nameSimilarity('AVGEXP', 'cardholder_age')).toBe(0);
+    expect(nameSimilarity('INCOMESQ', 'is_homeowner')).toBe(0);
+  });
+
   it('reads initials of consecutive words as an acronym only when both names are then fully matched', () => {
     expect(nameSimilarity('rt_score', 'Rotten Tomatoes Rating')).toBeGreaterThan(0.7);
     expect(nameSimilarity('cop', 'Contributions from Other Political Committees')).toBeLessThan(0.5);
@@ -176,6 +182,12 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('address 1', 'address_2')).toBe(0);
     expect(nameSimilarity('sales_2023', 'sales 2024')).toBe(0);
     expect(nameSimilarity('address1', 'address_1')).toBe(1);
+  });
+
+  it('matches a numbered name whose numbers hold all of the other\'s (a year after a rate per 100k)', () => {
+    expect(nameSimilarity('VC100k96', 'violent_crime_per_100k')).toBeGreaterThan(0.6);
+    expect(nameSimilarity('VC100k96', 'violent_crime_per_1k')).toBe(0);
+    expect(nameSimilarity('sales 2023 q1', 'sales_2023')).toBeGreaterThan(0.6);
   });
 
   it('scores unrelated names 0', () => {
