@@ -1,6 +1,6 @@
 /**
  * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
- * the share of values that are emails, phones, numbers, dates, years, months, booleans,
+ * the share of values that are emails, phones, numbers, dates, years, months, booleans (or any of two values),
  * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
  * English country names, ISO 4217 currency codes, continents, US states (names or postal codes) and
  * their postal codes alone, counts (numbers never under 0), abbreviations or short codes, and which
@@ -40,7 +40,7 @@ export const VALUE_ONLY_SHARE = 0.9;
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
-  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count',
+  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count', 'boolean',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -134,6 +134,8 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     else if (want('phone') && looksLikePhone(text)) add('phone');
   }
   const n = texts.length;
+  // Any column of two values at most is a flag (`Y`/`N`, `Active`/`Inactive`, `1`/`2`).
+  if (want('boolean') && hasAtMostTwoValues(texts)) counts.set('boolean', n);
   return new Map([...counts].filter(([shape]) => wanted.has(shape)).map(([shape, count]) => [shape, count / n]));
 }
 
@@ -241,6 +243,15 @@ export function mayStartNumber(text: string): boolean {
 function startsWithDigit(text: string): boolean {
   const c = text.charCodeAt(0);
   return (c >= 48 && c <= 57) || c > 127;
+}
+
+function hasAtMostTwoValues(texts: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (const text of texts) {
+    seen.add(text.trim().toLowerCase());
+    if (seen.size > 2) return false;
+  }
+  return true;
 }
 
 /** 7 to 15 digits with the usual phone punctuation (`+1 (555) 010-9999`). */

@@ -54,6 +54,12 @@ describe('measureShapes', () => {
     expect(share(['12%', '0.5', '99', '-3', '150'], 'percent')).toBe(0.6);
   });
 
+  it('reads any column of two values at most as flags', () => {
+    expect(share(['Active', 'Inactive', 'active', 'Active'], 'boolean')).toBe(1);
+    expect(share(['X', 'X'], 'boolean')).toBe(1);
+    expect(share(['20.43', '5.86', '20.25'], 'boolean')).toBe(0);
+  });
+
   it('recognises continents and short codes', () => {
     expect(share(['Africa', 'Americas', 'south_america', 'Oceania', 'Narnia'], 'continent')).toBe(0.8);
     expect(share(['ATL', 'SFO', 'A1', 'abc', 'TOOLONGCODE'], 'code')).toBe(0.6);
