@@ -147,6 +147,14 @@ describe('suggestResources: mapping', () => {
     expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
   });
 
+  it('does not raise a unique name match whose values plainly are not what the field holds', () => {
+    const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
+    const codes = repeat(20, (i) => [['AL', 'CA', 'DE', 'GA'][i % 4]]);
+    const optional = (field: string) => schemaOf([], { optionalFields: [field] });
+    expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.6);
+    expect(mappingOf(['state'], optional('state_abbr'), codes).state.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
   it('gives a state-code field the column of US postal codes, not another column of codes (FEC candidate summary)', () => {
     const rows = repeat(20, (i) => [String((i % 3) + 1), ['AL', 'AR', 'AZ', 'CA', 'CO'][i % 5]]);
     const mapping = mappingOf(['Party_Code', 'Candidate_State'], schemaOf(['state_cd'], { fieldDataTypes: { state_cd: 'category' } }), rows);
