@@ -51,6 +51,7 @@ const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
 const ABBREVIATION = /^(?=.*[A-Za-z])(?:[A-Z0-9.&-]{1,6}|[A-Za-z0-9.]{1,3})$/;
 const DIGITS_3 = /^\d{1,3}$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const YEAR_START = /^[12]\d{3}-01-01(?:[T ]00:00(?::00(?:\.0+)?)?Z?)?$/;
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
 const MONTH_NAMES = new Set([
   'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'january', 'february',
@@ -128,6 +129,8 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
         if (number >= 1 && number <= 12) add('month');
       }
     }
+    // The first day of a year stands for the year (`2001-01-01` in a `year` column).
+    if (want('year') && YEAR_START.test(text)) add('year');
     // A number may also be a date (`20240305`) or a phone (`5550109999`); a date may start with
     // the name of its month (`Jan 1 2000`).
     if (want('date') && (startsWithDigit(text) || MONTH_NAMES.has(lower.slice(0, 3))) && parseDate(text, dayFirst) !== undefined) add('date');
@@ -147,8 +150,9 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
  */
 export function expectedShapes(tokens: readonly string[], type: DataType | undefined, words: readonly string[] = []): Shape[] {
   const has = (t: string) => tokens.includes(t);
-  // A name ending in `years` or `yrs` counts years (`life_expectancy_yrs`, `age_years`): a duration, not a year.
-  const duration = DURATION_ENDINGS.has(words[words.length - 1] ?? '');
+  // A name with `years` or `yrs` counts years (`life_expectancy_yrs`, `years_married`): a duration, not
+  // a year; so is a rate per year (`affairs_per_yr`).
+  const duration = words.some((w, i) => DURATION_WORDS.has(w) || (i > 0 && words[i - 1] === 'per'));
   const shapes: Shape[] = [];
   if (has('email')) shapes.push('email');
   if (has('phone') || has('fax')) shapes.push('phone');
@@ -186,7 +190,7 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   return shapes;
 }
 
-const DURATION_ENDINGS = new Set(['years', 'yrs']);
+const DURATION_WORDS = new Set(['years', 'yrs']);
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
 // Percentages are numbers too: `percent` only adds, so a percentage field also asks for `number`.
 const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'count']);

@@ -42,7 +42,7 @@ describe('measureShapes', () => {
 
   it('recognises years and months', () => {
     expect(share(['1970', '2001', '1880', '1999.0'], 'year')).toBe(1);
-    expect(share(['70', '20010', '1970-01-01', '12345'], 'year')).toBe(0);
+    expect(share(['70', '20010', '1970-03-05', '12345'], 'year')).toBe(0);
     expect(share(['1', '12', 'Jan', 'September', 'Sept.', '2024-03'], 'month')).toBe(1);
     expect(share(['0', '13', '1.5', 'Janu'], 'month')).toBe(0);
   });
@@ -150,11 +150,18 @@ describe('expectedShapes', () => {
     expect(shapes('price', 'category')).toEqual([]);
   });
 
-  it('reads a name ending in `years` or `yrs` as a duration, not a year', () => {
+  it('reads a name with `years` or `yrs`, or a rate per year, as a duration, not a year', () => {
     const withWords = (field: string) => expectedShapes(canonicalTokens(field), 'number', nameTokens(field));
     expect(withWords('life_expectancy_yrs')).toEqual(['number']);
     expect(withWords('age_years')).toEqual(['number']);
+    expect(withWords('years_married')).toEqual(['number']);
+    expect(withWords('yrs_since_2000')).toEqual(['number']);
+    expect(withWords('affairs_per_yr')).toEqual(['number']);
     expect(withWords('model_year')).toEqual(['year']);
-    expect(withWords('yrs_since_2000')).toEqual(['year']);
+    expect(withWords('fiscal_yr')).toEqual(['year']);
+  });
+
+  it('reads the first day of a year as that year', () => {
+    expect(share(['2001-01-01', '1970-01-01T00:00:00', '1999', '2001-03-01'], 'year')).toBe(0.75);
   });
 });
