@@ -36,6 +36,9 @@ const RELATED_TOKEN = 0.8;
 const PREFIX_TOKEN = 0.7;
 const ABBREVIATION_TOKEN = 0.6;
 const MIN_TYPO_SIMILARITY = 0.75;
+// Words sharing their first MIN_STEM letters or more, at least STEM_SHARE of the shorter, share a stem.
+const MIN_STEM = 5;
+const STEM_SHARE = 0.75;
 // Names ending in the same word are rated this share of the way from their Dice coefficient to 1.
 const SAME_HEAD_SHARE = 1 / 3;
 // A word this long may be written as several (`subregion` / `sub region`).
@@ -337,6 +340,7 @@ export function tokenSimilarity(a: string, b: string): number {
   if (hasDigit(a) || hasDigit(b)) return 0;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length >= 3 && long.startsWith(short)) return PREFIX_TOKEN;
+  if (hasSameStem(short, long) && !(KNOWN_WORDS.has(a) && KNOWN_WORDS.has(b))) return PREFIX_TOKEN;
   // A word of the lexicon means itself, not letters of a longer word (`age` is not `average`, `is` not `INCOMESQ`).
   if (!KNOWN_WORDS.has(short) && isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
   // The edit distance is at least the difference in length: skip it when that alone rules a typo out.
@@ -346,6 +350,16 @@ export function tokenSimilarity(a: string, b: string): number {
     if (similarity >= MIN_TYPO_SIMILARITY) return similarity;
   }
   return 0;
+}
+
+/**
+ * Whether two words share a stem: their first MIN_STEM letters or more, and at least STEM_SHARE of
+ * the shorter (`religious` / `religiosity`, `electronic` / `electron`, not `department` / `departure`).
+ */
+function hasSameStem(short: string, long: string): boolean {
+  let n = 0;
+  while (n < short.length && short[n] === long[n]) n++;
+  return n >= MIN_STEM && n >= STEM_SHARE * short.length;
 }
 
 /**

@@ -144,6 +144,13 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('manuf', 'manufacturer')).toBeCloseTo(0.63, 10);
   });
 
+  it('reads words sharing a stem (five letters and three quarters of the shorter) like a prefix', () => {
+    expect(nameSimilarity('religious', 'religiosity_score')).toBeGreaterThan(0.5);
+    expect(nameSimilarity('religious', 'religiosity')).toBeCloseTo(0.9 * 0.7, 10);
+    expect(nameSimilarity('department', 'departure')).toBe(0);
+    expect(nameSimilarity('smoking', 'smokers')).toBe(0);
+  });
+
   it('never reads two words of the lexicon as typos of each other', () => {
     expect(nameSimilarity('height', 'weight')).toBe(0);
     expect(nameSimilarity('county', 'country')).toBe(0);
