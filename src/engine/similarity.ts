@@ -259,6 +259,12 @@ function prefixesFrom(token: string, at: number, words: readonly string[], next:
     const rest = prefixesFrom(token, at + length, words, next + 1);
     if (rest) return { words: [word, ...rest.words], initials: rest.initials || (length === 1 && word.length > 1) };
   }
+  // ... or the lexicon's abbreviation of the word (`wt` of `weight` in `bwt`, birth weight).
+  for (const spelling of SHORT_SPELLINGS.get(stripPlural(word)) ?? []) {
+    if (!token.startsWith(spelling, at)) continue;
+    const rest = prefixesFrom(token, at + spelling.length, words, next + 1);
+    if (rest) return { words: [word, ...rest.words], initials: rest.initials };
+  }
   return undefined;
 }
 
@@ -457,6 +463,8 @@ const NOT_PLURAL = new Set([
 interface Rewrite { from: string[]; to: string[] }
 const REWRITES: Map<string, Rewrite[]> = buildRewrites();
 const RELATED = buildRelated();
+// The one-word spellings of the lexicon shorter than the canonical word they stand for (`weight` → `wt`, `wgt`).
+const SHORT_SPELLINGS = buildShortSpellings();
 const QUALIFIERS = new Map([...QUALIFIER_WEIGHTS].map(([word, weight]) => [stripPlural(word), weight]));
 // The canonical words of the lexicon: what a name may hold once rewritten.
 const KNOWN_WORDS = new Set([
@@ -470,6 +478,16 @@ function buildRelated(): Map<string, Set<string>> {
   // Names reach the table plural-stripped (`fips` as `fip`), so its words must too.
   for (const [a, b] of RELATED_PAIRS) { add(stripPlural(a), stripPlural(b)); add(stripPlural(b), stripPlural(a)); }
   return related;
+}
+
+function buildShortSpellings(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [canonical, ...variants] of SYNONYM_GROUPS) {
+    if (canonical.includes(' ')) continue;
+    const short = variants.filter((v) => !v.includes(' ') && v.length >= 2 && v.length < canonical.length && !canonical.startsWith(v));
+    if (short.length > 0) out.set(canonical, short);
+  }
+  return out;
 }
 
 function isNumber(token: string): boolean {

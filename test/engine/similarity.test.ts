@@ -69,6 +69,8 @@ describe('nameSimilarity', () => {
       // Initials among the parts (statsmodels and scikit-learn headers), and words in another order.
       ['tbilrate', 'treasury_bill_rate'], ['bmi', 'body_mass_index'], ['PTRATIO', 'pupil_teacher_ratio'], ['hinc', 'household_income'],
       ['invc', 'in_vehicle_cost'], ['MEDV', 'median_value'], ['PERPOVERTY', 'poverty_pct'],
+      // A part may be the lexicon's abbreviation of the word (`wt` for weight).
+      ['empcnt', 'employee_count'], ['bwt', 'birth_weight'],
     ];
     for (const [column, field] of pairs) {
       const score = nameSimilarity(column, field);
@@ -81,6 +83,7 @@ describe('nameSimilarity', () => {
     // Political Committees`.
     expect(nameSimilarity('cop', 'Contributions_from_Other_Political_Committees')).toBeLessThan(0.5);
     expect(nameSimilarity('Rank', 'rental_ask')).toBeLessThan(0.5);
+    expect(nameSimilarity('bwt', 'birth_height')).toBeLessThan(0.5);
   });
 
   it('rates a name whose every word abbreviates a word of the other like one lying inside it', () => {
