@@ -132,6 +132,8 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
     'created timestamp', 'created on'],
   ['updated', 'modified', 'update', 'updated date', 'date updated', 'last updated', 'last modified', 'modified date',
     'updated on'],
+  ['timezone', 'tz', 'time zone', 'tzone', 'timezone name', 'tz name', 'olson timezone'],
+  ['utcoffset', 'utc offset', 'gmt offset', 'tz offset', 'timezone offset', 'time zone offset', 'offset from utc'],
   ['duration', 'dur'],
   ['runtime', 'running time', 'run time', 'run length'],
   ['period', 'prd'],
@@ -255,6 +257,7 @@ export const RELATED_PAIRS: readonly (readonly [string, string])[] = [
   ['salary', 'pay'], ['wage', 'pay'], ['timestamp', 'time'], ['event', 'incident'], ['amount', 'cost'],
   ['company', 'vendor'], ['company', 'manufacturer'], ['brand', 'manufacturer'], ['start', 'open'], ['end', 'close'],
   // GIS exports name coordinates X and Y (longitude, latitude); the values' ranges check it.
+  ['timezone', 'utcoffset'],
   ['x', 'longitude'], ['y', 'latitude'], ['origin', 'source'], ['destination', 'target'],
 ];
 

@@ -39,6 +39,7 @@ const RANGES: ReadonlySet<Shape> = new Set<Shape>(['latitude', 'longitude']);
 // Shapes real columns rarely write otherwise, and the share of values under which none fit.
 const RELIABLE_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'number', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3', 'countryNumeric', 'currency', 'abbreviation', 'usStateCode',
+  'timeZone',
 ]);
 const NO_FIT = 0.1;
 const BELOW_BAR = MIN_MAPPING_CONFIDENCE - 0.01;

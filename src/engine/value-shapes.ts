@@ -14,7 +14,7 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
   | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code'
-  | 'abbreviation' | 'usState' | 'usStateCode' | 'count';
+  | 'abbreviation' | 'usState' | 'usStateCode' | 'count' | 'timeZone' | 'utcOffset';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -40,7 +40,7 @@ export const VALUE_ONLY_SHARE = 0.9;
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
-  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count', 'boolean',
+  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count', 'boolean', 'timeZone', 'utcOffset',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -51,6 +51,9 @@ const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
 const ABBREVIATION = /^(?=.*[A-Za-z])(?:[A-Z0-9.&-]{1,6}|[A-Za-z0-9.]{1,3})$/;
 const DIGITS_3 = /^\d{1,3}$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+// IANA time zone names (`America/New_York`, `Etc/GMT+5`, `UTC`) and offsets from UTC (`+05:30`, `UTC-8`, `-0800`).
+const TIME_ZONE = /^(?:(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Za-z0-9_+\-/]+|UTC|GMT)$/;
+const UTC_OFFSET = /^(?:UTC|GMT)?\s?[+\-\u2212](?:0?\d|1[0-4])(?::?[0-5]\d)?$/;
 const YEAR_START = /^[12]\d{3}-01-01(?:[T ]00:00(?::00(?:\.0+)?)?Z?)?$/;
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
 const MONTH_NAMES = new Set([
@@ -81,7 +84,7 @@ const US_STATE_CODES = new Set([
 export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
   'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation', 'usState', 'usStateCode',
-  'count',
+  'count', 'timeZone', 'utcOffset',
 ]);
 
 /**
@@ -94,7 +97,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
   const want = (shape: Shape) => wanted.has(shape);
   const dayFirst = want('date') ? detectDayFirst(texts) : false;
   const codes = isoCodes();
-  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month', 'count'].some((s) => wanted.has(s as Shape));
+  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month', 'count', 'utcOffset'].some((s) => wanted.has(s as Shape));
   for (const raw of texts) {
     const text = raw.trim();
     if (text.includes('@')) {
@@ -107,6 +110,8 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
     if (want('usState') && (US_STATES.has(lower) || US_STATE_CODES.has(text))) add('usState');
     if (want('usStateCode') && US_STATE_CODES.has(text)) add('usStateCode');
+    if (want('timeZone') && TIME_ZONE.test(text)) add('timeZone');
+    if (want('utcOffset') && UTC_OFFSET.test(text)) add('utcOffset');
     if (want('code') && CODE.test(text)) add('code');
     if (want('abbreviation') && ABBREVIATION.test(text)) add('abbreviation');
     if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
@@ -123,6 +128,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
       if (number >= 0) add('count');
       if (text.endsWith('%') || (number >= 0 && number <= 100)) add('percent');
       if (number >= -90 && number <= 90) add('latitude');
+      if (want('utcOffset') && number >= -12 && number <= 14 && !UTC_OFFSET.test(text)) add('utcOffset');
       if (number >= -180 && number <= 180) add('longitude');
       if (Number.isInteger(number)) {
         if (number >= 1000 && number <= 2999 && /^\d{4}(\.0+)?$/.test(text)) add('year');
@@ -167,6 +173,12 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
+  // A time zone by name (`Pacific/Port_Moresby`) or as hours from UTC (`10`, `+05:30`).
+  if (has('utcoffset')) shapes.push('utcOffset');
+  else if (has('timezone')) {
+    shapes.push('timeZone');
+    if (!['iana', 'olson', 'id'].some(has)) shapes.push('utcOffset');
+  }
   // A state by name or postal code; a field for its code or abbreviation asks for postal codes (`CA`),
   // one for its FIPS number or id for that.
   const stateCode = has('code') || has('abbreviation');
@@ -193,7 +205,7 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
 const DURATION_WORDS = new Set(['years', 'yrs']);
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
 // Percentages are numbers too: `percent` only adds, so a percentage field also asks for `number`.
-const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'count']);
+const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'count', 'utcOffset']);
 const COUNT_WORDS = ['count', 'quantity', 'population', 'people', 'headcount'];
 const NUMBER_WORDS = new Set([
   'price', 'amount', 'cost', 'revenue', 'salary', 'wage', 'income', 'balance', 'usd', 'eur', 'gbp', 'mm', 'cm', 'km', 'kg',

@@ -147,6 +147,15 @@ describe('suggestResources: mapping', () => {
     expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
   });
 
+  it('tells time zone names from offsets in hours by their values (OpenFlights airports)', () => {
+    const rows = repeat(20, (i) => [String([10, -5, 5.5, 1][i % 4]), ['Pacific/Port_Moresby', 'America/New_York', 'Asia/Kolkata', 'Europe/Paris'][i % 4]]);
+    const schema = schemaOf(['utc_offset_hrs', 'iana_timezone'], { fieldDataTypes: { utc_offset_hrs: 'number' } });
+    const mapping = mappingOf(['timezone', 'tz'], schema, rows);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field, m.confidence >= 0.8])).toEqual([
+      ['timezone', 'utc_offset_hrs', true], ['tz', 'iana_timezone', true],
+    ]);
+  });
+
   it('does not raise a unique name match whose values plainly are not what the field holds', () => {
     const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
     const codes = repeat(20, (i) => [['AL', 'CA', 'DE', 'GA'][i % 4]]);

@@ -109,6 +109,13 @@ describe('abbreviations', () => {
   });
 });
 
+describe('time zones', () => {
+  it('are IANA names, or offsets from UTC in hours', () => {
+    expect(share(['Pacific/Port_Moresby', 'America/New_York', 'Etc/GMT+5', 'UTC', 'EST', '10'], 'timeZone')).toBeCloseTo(4 / 6, 10);
+    expect(share(['10', '-5', '5.5', '+05:30', 'UTC-8', '-0800', '15', 'America/New_York'], 'utcOffset')).toBe(0.75);
+  });
+});
+
 describe('expectedShapes', () => {
   const shapes = (field: string, type?: 'number' | 'date_time' | 'category' | 'rich_text') => expectedShapes(canonicalTokens(field), type);
 
@@ -134,6 +141,9 @@ describe('expectedShapes', () => {
     expect(shapes('num_children', 'number')).toEqual(['count']);
     expect(shapes('worker_cnt', 'number')).toEqual(['count']);
     expect(shapes('state_fips')).toEqual(['number']);
+    expect(shapes('iana_timezone')).toEqual(['timeZone']);
+    expect(shapes('tz')).toEqual(['timeZone', 'utcOffset']);
+    expect(shapes('utc_offset_hrs', 'number')).toEqual(['utcOffset']);
   });
 
   it('adds the shape of the schema type, and of date words when there is no type', () => {
