@@ -151,7 +151,7 @@ describe('suggestResources: mapping', () => {
     const rows = repeat(20, (i) => [String([10, -5, 5.5, 1][i % 4]), ['Pacific/Port_Moresby', 'America/New_York', 'Asia/Kolkata', 'Europe/Paris'][i % 4]]);
     const schema = schemaOf(['utc_offset_hrs', 'iana_timezone'], { fieldDataTypes: { utc_offset_hrs: 'number' } });
     const mapping = mappingOf(['timezone', 'tz'], schema, rows);
-    expect(Object.entries(mapping).map(([c, m]) => [c, m.field, m.confidence >= 0.8])).toEqual([
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field, (m.confidence ?? 0) >= 0.8])).toEqual([
       ['timezone', 'utc_offset_hrs', true], ['tz', 'iana_timezone', true],
     ]);
   });
