@@ -168,6 +168,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['population', 'pop', 'popn'],
   ['party', 'pty'],
   ['committee', 'cmte', 'cmt'],
+  ['political committee', 'pac', 'political action committee', 'political action cmte'],
   ['election', 'elec'],
   ['affiliation', 'affil'],
   ['district', 'dist no'],

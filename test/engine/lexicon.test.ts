@@ -101,7 +101,7 @@ describe('general header abbreviations', () => {
       ['hh_size', 'household_size'], ['cmnt', 'comment'], ['msg', 'message'], ['stn_id', 'station_id'], ['mkt_cap', 'market_cap'],
       ['list_price', 'msrp'], ['pax', 'passengers'], ['flt_no', 'flight_number'], ['sku', 'stock_keeping_unit'], ['yob', 'year_of_birth'],
       ['chol', 'cholesterol'], ['tz', 'timezone'], ['gmt_offset', 'utc_offset'], ['wkly_sales', 'weekly_sales'],
-      ['deseasonalized', 'seasonally_adjusted'],
+      ['deseasonalized', 'seasonally_adjusted'], ['pac', 'political_action_committee'],
     ];
     for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
     // Related, not equal: a list price is a price, seasonally adjusted is adjusted.
