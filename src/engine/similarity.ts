@@ -167,16 +167,20 @@ function prepareTokens(tokens: string[]): PreparedName {
 
 /**
  * Whether every canonical word of a name is a word of the lexicon and one is more than a qualifier
- * (`state`, not `cca2` or `name`): the name says what the column is.
+ * or a kind of value (`state`, not `cca2`, `name` or `code`): the name says what the column is.
  */
 export function isKnownName(name: PreparedName): boolean {
   let full = false;
   for (let i = 0; i < name.canonical.length; i++) {
-    if (!KNOWN_WORDS.has(name.canonical[i])) return false;
-    if (name.weights[i] === 1) full = true;
+    const word = name.canonical[i];
+    if (!KNOWN_WORDS.has(word)) return false;
+    if (name.weights[i] === 1 && !KINDS_OF_VALUE.has(word)) full = true;
   }
   return full;
 }
+
+// Words naming a kind of value, not what it is about: `code` may hold currency codes, `number` ISO numbers.
+const KINDS_OF_VALUE = new Set(['code', 'id', 'number', 'abbreviation', 'symbol', 'type', 'description']);
 
 /** Similarity of two names in [0, 1] (see the module comment for the scale). */
 export function nameSimilarity(a: string, b: string): number {

@@ -217,7 +217,7 @@ let iso: IsoCodes | undefined;
 
 /**
  * ISO 3166-1 country codes (from i18n-iso-countries), English country names and ISO 4217 currency
- * codes (from the ICU data built into Node), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are
+ * codes (from the ICU data built into Node, with OTHER_CURRENCIES), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are
  * not ISO 3166-1 codes but stand for countries in much real data; so do the older names listed.
  */
 function isoCodes(): IsoCodes {
@@ -234,11 +234,20 @@ function isoCodes(): IsoCodes {
       alpha3: new Set([...codes.map((c) => c[1]), 'XKX']),
       numeric: new Set(codes.map((c) => c[2])),
       names: new Set([...names, ...OTHER_COUNTRY_NAMES]),
-      currencies: new Set(Intl.supportedValuesOf('currency')),
+      currencies: new Set([...Intl.supportedValuesOf('currency'), ...OTHER_CURRENCIES]),
     };
   }
   return iso;
 }
+
+// ISO 4217 codes that ICU does not format: fund units, precious metals, bond and testing units (list
+// one), and currencies withdrawn since 1999 that old data still holds (list three).
+const OTHER_CURRENCIES = [
+  'BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'USS', 'UYI', 'UYW', 'XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XPD', 'XPT',
+  'XTS', 'XUA', 'XXX', 'XFU', 'XEU', 'BYR', 'LTL', 'LVL', 'MRO', 'STD', 'VEF', 'VED', 'EEK', 'SKK', 'ZWD', 'CYP', 'MTL', 'SIT',
+  'TRL', 'ROL', 'GHC', 'ZMK', 'MZM', 'AZM', 'TMM', 'SDD', 'CSD', 'YUM', 'DEM', 'FRF', 'ITL', 'ESP', 'NLG', 'BEF', 'ATS', 'PTE',
+  'FIM', 'IEP', 'GRD', 'LUF', 'ADP',
+];
 
 const OTHER_COUNTRY_NAMES = [
   'united states of america', 'russian federation', 'czech republic', 'ivory coast', 'cape verde', 'swaziland',

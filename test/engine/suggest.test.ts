@@ -138,6 +138,11 @@ describe('suggestResources: mapping', () => {
     });
   });
 
+  it('maps a column named only for a kind of value (`code`) on its values alone', () => {
+    const sample = repeat(20, (i) => [['AED', 'AFN', 'XAU', 'CHE', 'EUR'][i % 5]]);
+    expect(mappingOf(['code'], schemaOf(['currency_cd']), sample)).toEqual({ code: { field: 'currency_cd', confidence: 0.81 } });
+  });
+
   it('sinks a name match whose values are not the abbreviations or FIPS numbers the field holds', () => {
     const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
     const fips = repeat(20, (i) => [String(i + 1)]);

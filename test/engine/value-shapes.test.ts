@@ -24,6 +24,8 @@ describe('measureShapes', () => {
 
   it('recognises ISO 4217 currency codes', () => {
     expect(share(['USD', 'EUR', 'jpy', 'AWG'], 'currency')).toBe(1);
+    // Fund units, metals and withdrawn currencies, which ICU does not format.
+    expect(share(['XAU', 'CHE', 'BOV', 'LTL', 'VEF', 'XXX'], 'currency')).toBe(1);
     expect(share(['USD', 'ABC', 'XYZ', 'US$'], 'currency')).toBe(0.25);
   });
 
