@@ -36,6 +36,9 @@ const RELATED_TOKEN = 0.8;
 const PREFIX_TOKEN = 0.7;
 const ABBREVIATION_TOKEN = 0.6;
 const MIN_TYPO_SIMILARITY = 0.75;
+// Words sharing their first MIN_STEM letters or more, at least STEM_SHARE of the shorter, share a stem.
+const MIN_STEM = 5;
+const STEM_SHARE = 0.75;
 // Names ending in the same word are rated this share of the way from their Dice coefficient to 1.
 const SAME_HEAD_SHARE = 1 / 3;
 // A word this long may be written as several (`subregion` / `sub region`).
@@ -67,8 +70,8 @@ export interface PreparedName {
   canonicalKey: string;
   /** The canonical tokens joined without separators (`zip code` and `zipcode` agree). */
   canonicalJoined: string;
-  /** The numbers in the name, sorted and joined (empty when none). */
-  numbers: string;
+  /** The numbers in the name. */
+  numbers: string[];
 }
 
 /** Splits a name into lower-case tokens: camelCase, letter/digit boundaries, any non-alphanumeric. */
@@ -158,22 +161,26 @@ function prepareTokens(tokens: string[]): PreparedName {
     weights: canonical.map((t) => QUALIFIERS.get(t) ?? (isNumber(t) ? NUMBER_WEIGHT : 1)),
     canonicalKey: [...canonical].sort().join(' '),
     canonicalJoined: canonical.join(''),
-    numbers: canonical.filter(isNumber).sort().join(' '),
+    numbers: canonical.filter(isNumber),
   };
 }
 
 /**
  * Whether every canonical word of a name is a word of the lexicon and one is more than a qualifier
- * (`state`, not `cca2` or `name`): the name says what the column is.
+ * or a kind of value (`state`, not `cca2`, `name` or `code`): the name says what the column is.
  */
 export function isKnownName(name: PreparedName): boolean {
   let full = false;
   for (let i = 0; i < name.canonical.length; i++) {
-    if (!KNOWN_WORDS.has(name.canonical[i])) return false;
-    if (name.weights[i] === 1) full = true;
+    const word = name.canonical[i];
+    if (!KNOWN_WORDS.has(word)) return false;
+    if (name.weights[i] === 1 && !KINDS_OF_VALUE.has(word)) full = true;
   }
   return full;
 }
+
+// Words naming a kind of value, not what it is about: `code` may hold currency codes, `number` ISO numbers.
+const KINDS_OF_VALUE = new Set(['code', 'id', 'number', 'abbreviation', 'symbol', 'type', 'description']);
 
 /** Similarity of two names in [0, 1] (see the module comment for the scale). */
 export function nameSimilarity(a: string, b: string): number {
@@ -256,6 +263,12 @@ function prefixesFrom(token: string, at: number, words: readonly string[], next:
     const rest = prefixesFrom(token, at + length, words, next + 1);
     if (rest) return { words: [word, ...rest.words], initials: rest.initials || (length === 1 && word.length > 1) };
   }
+  // ... or the lexicon's abbreviation of the word (`wt` of `weight` in `bwt`, birth weight).
+  for (const spelling of SHORT_SPELLINGS.get(stripPlural(word)) ?? []) {
+    if (!token.startsWith(spelling, at)) continue;
+    const rest = prefixesFrom(token, at + spelling.length, words, next + 1);
+    if (rest) return { words: [word, ...rest.words], initials: rest.initials };
+  }
   return undefined;
 }
 
@@ -289,8 +302,9 @@ function plainSimilarity(a: PreparedName, b: PreparedName): number {
   if (a.joined.length > 0 && a.joined === b.joined) return EXACT_SCORE;
   if (a.canonical.length === 0 || b.canonical.length === 0) return 0;
   if (a.canonicalKey === b.canonicalKey || a.canonicalJoined === b.canonicalJoined) return SYNONYM_SCORE;
-  // Numbered names match only on the same numbers: `address 1` is not `address 2`.
-  if (a.numbers && b.numbers && a.numbers !== b.numbers) return 0;
+  // Numbered names match only when the numbers of one are all in the other: `address 1` is not
+  // `address 2`, but `VC100k96` (a rate per 100k in 1996) may be `violent_crime_per_100k`.
+  if (!hasNumbersOf(a.numbers, b.numbers) && !hasNumbersOf(b.numbers, a.numbers)) return 0;
   const matchA = a.canonical.map((t) => bestTokenMatch(t, b.canonical));
   const matchB = b.canonical.map((t) => bestTokenMatch(t, a.canonical));
   creditAcronyms(a, b, matchA, matchB);
@@ -317,6 +331,11 @@ function plainSimilarity(a: PreparedName, b: PreparedName): number {
   return PARTIAL_FACTOR * dice;
 }
 
+/** Whether `numbers` holds every one of `some` (true when either has none). */
+function hasNumbersOf(numbers: readonly string[], some: readonly string[]): boolean {
+  return numbers.length === 0 || some.length === 0 || some.every((n) => numbers.includes(n));
+}
+
 /** The last full word of a name (qualifiers and numbers aside): what it names. */
 function headOf(name: PreparedName): string | undefined {
   for (let i = name.canonical.length - 1; i >= 0; i--) if (name.weights[i] === 1) return name.canonical[i];
@@ -331,7 +350,9 @@ export function tokenSimilarity(a: string, b: string): number {
   if (hasDigit(a) || hasDigit(b)) return 0;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length >= 3 && long.startsWith(short)) return PREFIX_TOKEN;
-  if (isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
+  if (hasSameStem(short, long) && !(KNOWN_WORDS.has(a) && KNOWN_WORDS.has(b))) return PREFIX_TOKEN;
+  // A word of the lexicon means itself, not letters of a longer word (`age` is not `average`, `is` not `INCOMESQ`).
+  if (!KNOWN_WORDS.has(short) && isAbbreviation(short, long)) return ABBREVIATION_TOKEN;
   // The edit distance is at least the difference in length: skip it when that alone rules a typo out.
   // Two words of the lexicon are never typos of each other (`height` / `weight`, `county` / `country`).
   if (short.length >= 4 && short.length >= MIN_TYPO_SIMILARITY * long.length && !(KNOWN_WORDS.has(a) && KNOWN_WORDS.has(b))) {
@@ -339,6 +360,16 @@ export function tokenSimilarity(a: string, b: string): number {
     if (similarity >= MIN_TYPO_SIMILARITY) return similarity;
   }
   return 0;
+}
+
+/**
+ * Whether two words share a stem: their first MIN_STEM letters or more, and at least STEM_SHARE of
+ * the shorter (`religious` / `religiosity`, `electronic` / `electron`, not `department` / `departure`).
+ */
+function hasSameStem(short: string, long: string): boolean {
+  let n = 0;
+  while (n < short.length && short[n] === long[n]) n++;
+  return n >= MIN_STEM && n >= STEM_SHARE * short.length;
 }
 
 /**
@@ -436,6 +467,8 @@ const NOT_PLURAL = new Set([
 interface Rewrite { from: string[]; to: string[] }
 const REWRITES: Map<string, Rewrite[]> = buildRewrites();
 const RELATED = buildRelated();
+// The one-word spellings of the lexicon shorter than the canonical word they stand for (`weight` → `wt`, `wgt`).
+const SHORT_SPELLINGS = buildShortSpellings();
 const QUALIFIERS = new Map([...QUALIFIER_WEIGHTS].map(([word, weight]) => [stripPlural(word), weight]));
 // The canonical words of the lexicon: what a name may hold once rewritten.
 const KNOWN_WORDS = new Set([
@@ -449,6 +482,16 @@ function buildRelated(): Map<string, Set<string>> {
   // Names reach the table plural-stripped (`fips` as `fip`), so its words must too.
   for (const [a, b] of RELATED_PAIRS) { add(stripPlural(a), stripPlural(b)); add(stripPlural(b), stripPlural(a)); }
   return related;
+}
+
+function buildShortSpellings(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [canonical, ...variants] of SYNONYM_GROUPS) {
+    if (canonical.includes(' ')) continue;
+    const short = variants.filter((v) => !v.includes(' ') && v.length >= 2 && v.length < canonical.length && !canonical.startsWith(v));
+    if (short.length > 0) out.set(canonical, short);
+  }
+  return out;
 }
 
 function isNumber(token: string): boolean {

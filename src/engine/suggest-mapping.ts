@@ -36,6 +36,12 @@ const SHAPE_WEIGHT = 0.2;
 // a name asking for one of the RANGES.
 const CONTRADICTED_MOVE = -0.6;
 const RANGES: ReadonlySet<Shape> = new Set<Shape>(['latitude', 'longitude']);
+// Shapes real columns rarely write otherwise, and the share of values under which none fit.
+const RELIABLE_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
+  'email', 'number', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3', 'countryNumeric', 'currency', 'abbreviation', 'usStateCode',
+  'timeZone',
+]);
+const NO_FIT = 0.1;
 const BELOW_BAR = MIN_MAPPING_CONFIDENCE - 0.01;
 // A name score this low is not helped by values (unless they alone identify the field).
 const SHAPE_MIN_NAME_SCORE = 0.3;
@@ -59,6 +65,18 @@ export type MappingSuggestion = Map<number, { field: number; confidence: number 
 export function suggestMapping(
   columns: readonly string[], fields: readonly string[], types: Readonly<Record<string, DataType>>, sample: readonly Row[],
 ): MappingSuggestion {
+  const candidates = mappingCandidates(columns, fields, types, sample);
+  const choices = assignPairs(columns.length, candidates);
+  return calibrate(choices, candidates);
+}
+
+/** A candidate pair, and whether its values speak against it (most do not fit the field). */
+export interface ScoredPair extends Candidate { doubted: boolean }
+
+/** Every column × field pair scoring at least the bar, by name and values (also for the benchmark's diagnostics). */
+export function mappingCandidates(
+  columns: readonly string[], fields: readonly string[], types: Readonly<Record<string, DataType>>, sample: readonly Row[],
+): ScoredPair[] {
   const preparedColumns = columns.map(prepareName);
   const targets: Target[] = fields.map((field) => {
     const name = prepareName(field);
@@ -66,16 +84,14 @@ export function suggestMapping(
   });
   const wanted = new Set(targets.flatMap((t) => t.shapes));
   const values = columns.map((_, i) => new ColumnValues(sample, i, wanted));
-  const candidates = candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
-  const choices = assignPairs(columns.length, candidates);
-  return calibrate(choices, candidates);
+  return candidatePairs(preparedColumns, targets, (c, f) => pairScore(preparedColumns[c], targets[f], values[c]));
 }
 
 /** The chosen pairs of columns and fields by name alone (sheet selection). */
 export function assignByName(columns: readonly string[], fields: readonly string[]): (Choice | undefined)[] {
   const preparedColumns = columns.map(prepareName);
   const targets: Target[] = fields.map((field) => ({ name: prepareName(field), shapes: [] }));
-  const candidates = candidatePairs(preparedColumns, targets, (c, f) => preparedSimilarity(preparedColumns[c], targets[f].name));
+  const candidates = candidatePairs(preparedColumns, targets, (c, f) => ({ score: preparedSimilarity(preparedColumns[c], targets[f].name), doubted: false }));
   return assignPairs(columns.length, candidates);
 }
 
@@ -84,11 +100,14 @@ export function assignByName(columns: readonly string[], fields: readonly string
  * all scored; a wider input scores only pairs that share a canonical word, an equal name, or a
  * value-only shape, and past MAX_SCORED_PAIRS of those, only equal and synonym names.
  */
-function candidatePairs(columns: PreparedName[], targets: Target[], score: (column: number, field: number) => number): Candidate[] {
-  const out: Candidate[] = [];
+function candidatePairs(
+  columns: PreparedName[], targets: Target[], score: (column: number, field: number) => { score: number; doubted: boolean },
+): ScoredPair[] {
+  const out: ScoredPair[] = [];
   const consider = (c: number, f: number) => {
-    const s = round2(score(c, f));
-    if (s >= MIN_MAPPING_CONFIDENCE) out.push({ column: c, field: f, score: s });
+    const scored = score(c, f);
+    const s = round2(scored.score);
+    if (s >= MIN_MAPPING_CONFIDENCE) out.push({ column: c, field: f, score: s, doubted: scored.doubted });
   };
   if (columns.length * targets.length <= FULL_SCAN_PAIRS) {
     for (let c = 0; c < columns.length; c++) for (let f = 0; f < targets.length; f++) consider(c, f);
@@ -163,12 +182,15 @@ function linkedPairs(columns: PreparedName[], targets: Target[]): number[] | und
   return pairs;
 }
 
-/** A column's score for a field: name similarity, moved by how well its values fit the field. */
-function pairScore(column: PreparedName, target: Target, values: ColumnValues): number {
+/**
+ * A column's score for a field: name similarity, moved by how well its values fit the field; doubted
+ * when they plainly do not (`state` names for `state_abbr`).
+ */
+function pairScore(column: PreparedName, target: Target, values: ColumnValues): { score: number; doubted: boolean } {
   const name = preparedSimilarity(column, target.name);
-  if (name === EXACT_SCORE) return EXACT_SCORE;
-  if (target.shapes.length === 0) return name;
+  if (name === EXACT_SCORE || target.shapes.length === 0) return { score: name, doubted: false };
   let score = name;
+  let doubted = false;
   const valueOnly = target.shapes.some((s) => VALUE_ONLY_SCORES.has(s));
   if (name >= SHAPE_MIN_NAME_SCORE || valueOnly) {
     const shares = values.shares();
@@ -184,10 +206,13 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
         // Up in proportion to the room left, so values never reorder two names (`Loans_from_Candidate`
         // stays over `Candidate_Loan_Repayments` for `cand_loans` when both hold amounts); down in full.
         score += move > 0 ? SHAPE_WEIGHT * move * (1 - name) / (1 - SHAPE_MIN_NAME_SCORE) : SHAPE_WEIGHT * move;
+        // Values none of which have a shape told reliably (not dates, years, months, counts or
+        // flags, which real columns write in many ways) speak against the pair.
+        doubted = counted.length > 0 && counted.every((s) => RELIABLE_SHAPES.has(s)) && fit(counted) < NO_FIT;
         // Coordinates most of which are out of range (screen pixels for `latitude`) overrule the
         // name: the column stays under the bar. (Other shapes only lower it: a `Year` column of
         // dates still serves `model_yr`.)
-        if (move <= CONTRADICTED_MOVE && counted.some((s) => RANGES.has(s))) return Math.min(score, BELOW_BAR);
+        if (move <= CONTRADICTED_MOVE && counted.some((s) => RANGES.has(s))) return { score: Math.min(score, BELOW_BAR), doubted };
       }
       // Values alone identify a field for a column whose name says nothing (`cca2`), not for one
       // whose name says it is something else (`state` holding `CA`, `DE`... for `country_code`);
@@ -197,11 +222,12 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
         const base = VALUE_ONLY_SCORES.get(shape);
         const share = shares.get(shape) ?? 0;
         if (base === undefined || share < VALUE_ONLY_SHARE || (saysOtherwise && shape !== 'date')) continue;
-        score = Math.max(score, base + (name >= SHAPE_MIN_NAME_SCORE ? name / 4 : 0));
+        const valueScore = base + (name >= SHAPE_MIN_NAME_SCORE ? name / 4 : 0);
+        if (valueScore > score) { score = valueScore; doubted = false; }
       }
     }
   }
-  return Math.min(MAX_INEXACT_SCORE, Math.max(0, score));
+  return { score: Math.min(MAX_INEXACT_SCORE, Math.max(0, score)), doubted };
 }
 
 /**
@@ -209,7 +235,7 @@ function pairScore(column: PreparedName, target: Target, values: ColumnValues): 
  * other columns scored for its field, the other fields scored for its column) and lowered when a
  * rival comes close, so a tie is never confident.
  */
-function calibrate(choices: (Choice | undefined)[], candidates: readonly Candidate[]): MappingSuggestion {
+function calibrate(choices: (Choice | undefined)[], candidates: readonly ScoredPair[]): MappingSuggestion {
   // What each column and each field holds: a rival pair counts unless that side holds something
   // better (an equal hold is a swap as good as the choice: a tie).
   const heldByColumn = choices.map((c) => c?.score ?? 0);
@@ -231,11 +257,13 @@ function calibrate(choices: (Choice | undefined)[], candidates: readonly Candida
     const holder = holderOfField.get(p.field);
     if (holder !== undefined && heldByColumn[p.column] <= p.score) raise(holder, p.field, p.score);
   }
+  const doubted = new Set(candidates.filter((p) => p.doubted && chosen(p.column, p.field)).map((p) => p.column));
   const out: MappingSuggestion = new Map();
   choices.forEach((choice, column) => {
     if (!choice) return;
     const rival = rivals.get(`${column},${choice.field}`) ?? NO_RIVAL;
-    const confidence = choice.score === EXACT_SCORE ? EXACT_SCORE : calibrated(choice.score, rival);
+    // A pair whose values speak against it is not raised, however clear its name.
+    const confidence = choice.score === EXACT_SCORE ? EXACT_SCORE : calibrated(choice.score, doubted.has(column) ? choice.score : rival);
     out.set(column, { field: choice.field, confidence });
   });
   return out;

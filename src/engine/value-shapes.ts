@@ -1,6 +1,6 @@
 /**
  * What a column's values look like, for mapping suggestions (engine.md "Suggestions", mapping):
- * the share of values that are emails, phones, numbers, dates, years, months, booleans,
+ * the share of values that are emails, phones, numbers, dates, years, months, booleans (or any of two values),
  * percentages, latitudes, longitudes, ISO 3166 country codes (alpha-2, alpha-3, numeric) and
  * English country names, ISO 4217 currency codes, continents, US states (names or postal codes) and
  * their postal codes alone, counts (numbers never under 0), abbreviations or short codes, and which
@@ -15,7 +15,7 @@ import { detectDayFirst, parseDate, parseNumber } from './parse.js';
 export type Shape =
   | 'email' | 'phone' | 'number' | 'date' | 'year' | 'month' | 'boolean' | 'percent' | 'latitude' | 'longitude'
   | 'countryAlpha2' | 'countryAlpha3' | 'countryNumeric' | 'countryName' | 'currency' | 'continent' | 'code'
-  | 'abbreviation' | 'usState' | 'usStateCode' | 'count';
+  | 'abbreviation' | 'usState' | 'usStateCode' | 'count' | 'timeZone' | 'utcOffset';
 
 /** Share of a column's values having each shape (0 to 1). */
 export type ShapeShares = ReadonlyMap<Shape, number>;
@@ -41,7 +41,7 @@ export const VALUE_ONLY_SHARE = 0.9;
  */
 export const MISFIT_COUNTS: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'latitude', 'longitude', 'countryAlpha2', 'countryAlpha3',
-  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count',
+  'countryNumeric', 'currency', 'abbreviation', 'usStateCode', 'count', 'boolean', 'timeZone', 'utcOffset',
 ]);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -52,6 +52,10 @@ const CODE = /^(?=.*[A-Z])[A-Z0-9]{2,6}$/;
 const ABBREVIATION = /^(?=.*[A-Za-z])(?:[A-Z0-9.&-]{1,6}|[A-Za-z0-9.]{1,3})$/;
 const DIGITS_3 = /^\d{1,3}$/;
 const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+// IANA time zone names (`America/New_York`, `Etc/GMT+5`, `UTC`) and offsets from UTC (`+05:30`, `UTC-8`, `-0800`).
+const TIME_ZONE = /^(?:(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Za-z0-9_+\-/]+|UTC|GMT)$/;
+const UTC_OFFSET = /^(?:UTC|GMT)?\s?[+\-\u2212](?:0?\d|1[0-4])(?::?[0-5]\d)?$/;
+const YEAR_START = /^[12]\d{3}-01-01(?:[T ]00:00(?::00(?:\.0+)?)?Z?)?$/;
 const BOOLEANS = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 't', 'f', '0', '1']);
 const MONTH_NAMES = new Set([
   'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'january', 'february',
@@ -81,7 +85,7 @@ const US_STATE_CODES = new Set([
 export const ALL_SHAPES: ReadonlySet<Shape> = new Set<Shape>([
   'email', 'phone', 'number', 'date', 'year', 'month', 'boolean', 'percent', 'latitude', 'longitude', 'countryAlpha2',
   'countryAlpha3', 'countryNumeric', 'countryName', 'currency', 'continent', 'code', 'abbreviation', 'usState', 'usStateCode',
-  'count',
+  'count', 'timeZone', 'utcOffset',
 ]);
 
 /**
@@ -94,7 +98,7 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
   const want = (shape: Shape) => wanted.has(shape);
   const dayFirst = want('date') ? detectDayFirst(texts) : false;
   const codes = isoCodes();
-  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month', 'count'].some((s) => wanted.has(s as Shape));
+  const numeric = ['number', 'percent', 'latitude', 'longitude', 'year', 'month', 'count', 'utcOffset'].some((s) => wanted.has(s as Shape));
   for (const raw of texts) {
     const text = raw.trim();
     if (text.includes('@')) {
@@ -107,6 +111,8 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
     if (want('continent') && CONTINENTS.has(lower.replace(/_/g, ' '))) add('continent');
     if (want('usState') && (US_STATES.has(lower) || US_STATE_CODES.has(text))) add('usState');
     if (want('usStateCode') && US_STATE_CODES.has(text)) add('usStateCode');
+    if (want('timeZone') && TIME_ZONE.test(text)) add('timeZone');
+    if (want('utcOffset') && UTC_OFFSET.test(text)) add('utcOffset');
     if (want('code') && CODE.test(text)) add('code');
     if (want('abbreviation') && ABBREVIATION.test(text)) add('abbreviation');
     if (want('countryAlpha2') && LETTERS_2.test(text) && codes.alpha2.has(text.toUpperCase())) add('countryAlpha2');
@@ -123,18 +129,23 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
       if (number >= 0) add('count');
       if (text.endsWith('%') || (number >= 0 && number <= 100)) add('percent');
       if (number >= -90 && number <= 90) add('latitude');
+      if (want('utcOffset') && number >= -12 && number <= 14 && !UTC_OFFSET.test(text)) add('utcOffset');
       if (number >= -180 && number <= 180) add('longitude');
       if (Number.isInteger(number)) {
         if (number >= 1000 && number <= 2999 && /^\d{4}(\.0+)?$/.test(text)) add('year');
         if (number >= 1 && number <= 12) add('month');
       }
     }
+    // The first day of a year stands for the year (`2001-01-01` in a `year` column).
+    if (want('year') && YEAR_START.test(text)) add('year');
     // A number may also be a date (`20240305`) or a phone (`5550109999`); a date may start with
     // the name of its month (`Jan 1 2000`).
     if (want('date') && (startsWithDigit(text) || MONTH_NAMES.has(lower.slice(0, 3))) && parseDate(text, dayFirst) !== undefined) add('date');
     else if (want('phone') && looksLikePhone(text)) add('phone');
   }
   const n = texts.length;
+  // Any column of two values at most is a flag (`Y`/`N`, `Active`/`Inactive`, `1`/`2`).
+  if (want('boolean') && hasAtMostTwoValues(texts)) counts.set('boolean', n);
   return new Map([...counts].filter(([shape]) => wanted.has(shape)).map(([shape, count]) => [shape, count / n]));
 }
 
@@ -146,8 +157,9 @@ export function measureShapes(texts: readonly string[], wanted: ReadonlySet<Shap
  */
 export function expectedShapes(tokens: readonly string[], type: DataType | undefined, words: readonly string[] = []): Shape[] {
   const has = (t: string) => tokens.includes(t);
-  // A name ending in `years` or `yrs` counts years (`life_expectancy_yrs`, `age_years`): a duration, not a year.
-  const duration = DURATION_ENDINGS.has(words[words.length - 1] ?? '');
+  // A name with `years` or `yrs` counts years (`life_expectancy_yrs`, `years_married`): a duration, not
+  // a year; so is a rate per year (`affairs_per_yr`).
+  const duration = words.some((w, i) => DURATION_WORDS.has(w) || (i > 0 && words[i - 1] === 'per'));
   const shapes: Shape[] = [];
   if (has('email')) shapes.push('email');
   if (has('phone') || has('fax')) shapes.push('phone');
@@ -162,6 +174,12 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   else if (has('country') && !has('iso2') && !has('iso3') && !has('code') && !has('id')) shapes.push('countryName');
   if (has('currency') && !has('name') && !has('symbol')) shapes.push('currency');
   if (has('continent') || has('region')) shapes.push('continent');
+  // A time zone by name (`Pacific/Port_Moresby`) or as hours from UTC (`10`, `+05:30`).
+  if (has('utcoffset')) shapes.push('utcOffset');
+  else if (has('timezone')) {
+    shapes.push('timeZone');
+    if (!['iana', 'olson', 'id'].some(has)) shapes.push('utcOffset');
+  }
   // A state by name or postal code; a field for its code or abbreviation asks for postal codes (`CA`),
   // one for its FIPS number or id for that.
   const stateCode = has('code') || has('abbreviation');
@@ -185,10 +203,10 @@ export function expectedShapes(tokens: readonly string[], type: DataType | undef
   return shapes;
 }
 
-const DURATION_ENDINGS = new Set(['years', 'yrs']);
+const DURATION_WORDS = new Set(['years', 'yrs']);
 const DATE_WORDS = new Set(['date', 'time', 'timestamp', 'created', 'updated', 'birth']);
 // Percentages are numbers too: `percent` only adds, so a percentage field also asks for `number`.
-const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'count']);
+const NUMBER_KINDS = new Set<Shape>(['latitude', 'longitude', 'year', 'month', 'count', 'utcOffset']);
 const COUNT_WORDS = ['count', 'quantity', 'population', 'people', 'headcount'];
 const NUMBER_WORDS = new Set([
   'price', 'amount', 'cost', 'revenue', 'salary', 'wage', 'income', 'balance', 'usd', 'eur', 'gbp', 'mm', 'cm', 'km', 'kg',
@@ -200,9 +218,9 @@ let iso: IsoCodes | undefined;
 
 /**
  * ISO 3166-1 country codes (from i18n-iso-countries), English country names (country-names.ts,
- * made from the ICU data built into Node) and ISO 4217 currency codes (from that ICU data), loaded
- * on first use. `UK`, `EU` and `XK` (Kosovo) are not ISO 3166-1 codes but stand for countries in
- * much real data; so do the older names listed.
+ * made from the ICU data built into Node) and ISO 4217 currency codes (from that ICU data, with
+ * OTHER_CURRENCIES), loaded on first use. `UK`, `EU` and `XK` (Kosovo) are not ISO 3166-1 codes but
+ * stand for countries in much real data; so do the older names listed.
  */
 function isoCodes(): IsoCodes {
   if (!iso) {
@@ -214,11 +232,20 @@ function isoCodes(): IsoCodes {
       alpha3: new Set([...codes.map((c) => c[1]), 'XKX']),
       numeric: new Set(codes.map((c) => c[2])),
       names: new Set([...names, ...OTHER_COUNTRY_NAMES]),
-      currencies: new Set(Intl.supportedValuesOf('currency')),
+      currencies: new Set([...Intl.supportedValuesOf('currency'), ...OTHER_CURRENCIES]),
     };
   }
   return iso;
 }
+
+// ISO 4217 codes that ICU does not format: fund units, precious metals, bond and testing units (list
+// one), and currencies withdrawn since 1999 that old data still holds (list three).
+const OTHER_CURRENCIES = [
+  'BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'USS', 'UYI', 'UYW', 'XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XPD', 'XPT',
+  'XTS', 'XUA', 'XXX', 'XFU', 'XEU', 'BYR', 'LTL', 'LVL', 'MRO', 'STD', 'VEF', 'VED', 'EEK', 'SKK', 'ZWD', 'CYP', 'MTL', 'SIT',
+  'TRL', 'ROL', 'GHC', 'ZMK', 'MZM', 'AZM', 'TMM', 'SDD', 'CSD', 'YUM', 'DEM', 'FRF', 'ITL', 'ESP', 'NLG', 'BEF', 'ATS', 'PTE',
+  'FIM', 'IEP', 'GRD', 'LUF', 'ADP',
+];
 
 const OTHER_COUNTRY_NAMES = [
   'united states of america', 'russian federation', 'czech republic', 'ivory coast', 'cape verde', 'swaziland',
@@ -239,6 +266,15 @@ export function mayStartNumber(text: string): boolean {
 function startsWithDigit(text: string): boolean {
   const c = text.charCodeAt(0);
   return (c >= 48 && c <= 57) || c > 127;
+}
+
+function hasAtMostTwoValues(texts: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (const text of texts) {
+    seen.add(text.trim().toLowerCase());
+    if (seen.size > 2) return false;
+  }
+  return true;
 }
 
 /** 7 to 15 digits with the usual phone punctuation (`+1 (555) 010-9999`). */

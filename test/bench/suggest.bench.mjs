@@ -17,7 +17,7 @@ const pct = (x) => x.toFixed(2);
 const verbose = process.argv.includes('--verbose');
 
 let failed = false;
-/** The sets never tuned on, judged against the targets (held-out B was tuned on after its first scoring). */
+/** The sets held out when written, judged against the targets (B was tuned on after its first scoring, C and D in the fourth round). */
 const HELD_OUT_SETS = ['held-out', 'held-out C', 'held-out D'];
 const sets = [['tuning', TUNING], ['dev C', DEV_C], ['validation', VALIDATION], ['held-out B', HELD_OUT_B], ['held-out', HELD_OUT], ['held-out C', HELD_OUT_C], ['held-out D', HELD_OUT_D]]
   .filter(([label]) => !process.argv.includes('--no-held-out') || !HELD_OUT_SETS.includes(label));

@@ -94,6 +94,22 @@ describe('lexicon of suppliers, codes, prefixes and periods', () => {
   });
 });
 
+describe('general header abbreviations', () => {
+  it('equates the short spellings of statistics, surveys, health, retail and logistics headers', () => {
+    const pairs: [string, string][] = [
+      ['seq_no', 'sequence_number'], ['idx', 'index'], ['freq', 'frequency'], ['obs', 'observation'], ['est_value', 'estimated_value'],
+      ['hh_size', 'household_size'], ['cmnt', 'comment'], ['msg', 'message'], ['stn_id', 'station_id'], ['mkt_cap', 'market_cap'],
+      ['list_price', 'msrp'], ['pax', 'passengers'], ['flt_no', 'flight_number'], ['sku', 'stock_keeping_unit'], ['yob', 'year_of_birth'],
+      ['chol', 'cholesterol'], ['tz', 'timezone'], ['gmt_offset', 'utc_offset'], ['wkly_sales', 'weekly_sales'],
+      ['deseasonalized', 'seasonally_adjusted'], ['pac', 'political_action_committee'],
+    ];
+    for (const [a, b] of pairs) expect([a, b, nameSimilarity(a, b)]).toEqual([a, b, 0.95]);
+    // Related, not equal: a list price is a price, seasonally adjusted is adjusted.
+    expect(nameSimilarity('price', 'msrp_usd')).toBeGreaterThan(0.5);
+    expect(nameSimilarity('adjusted CO2', 'co2_deseasonalized_ppm')).toBeGreaterThan(nameSimilarity('adjusted CO2', 'co2_ppm'));
+  });
+});
+
 describe('lexicon words with plural endings', () => {
   it('relate and weigh words however their plural is stripped (`fips`)', () => {
     expect(nameSimilarity('county_id', 'county_fips')).toBeCloseTo(0.81, 10);

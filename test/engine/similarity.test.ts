@@ -69,6 +69,8 @@ describe('nameSimilarity', () => {
       // Initials among the parts (statsmodels and scikit-learn headers), and words in another order.
       ['tbilrate', 'treasury_bill_rate'], ['bmi', 'body_mass_index'], ['PTRATIO', 'pupil_teacher_ratio'], ['hinc', 'household_income'],
       ['invc', 'in_vehicle_cost'], ['MEDV', 'median_value'], ['PERPOVERTY', 'poverty_pct'],
+      // A part may be the lexicon's abbreviation of the word (`wt` for weight).
+      ['empcnt', 'employee_count'], ['bwt', 'birth_weight'],
     ];
     for (const [column, field] of pairs) {
       const score = nameSimilarity(column, field);
@@ -81,6 +83,7 @@ describe('nameSimilarity', () => {
     // Political Committees`.
     expect(nameSimilarity('cop', 'Contributions_from_Other_Political_Committees')).toBeLessThan(0.5);
     expect(nameSimilarity('Rank', 'rental_ask')).toBeLessThan(0.5);
+    expect(nameSimilarity('bwt', 'birth_height')).toBeLessThan(0.5);
   });
 
   it('rates a name whose every word abbreviates a word of the other like one lying inside it', () => {
@@ -144,6 +147,13 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('manuf', 'manufacturer')).toBeCloseTo(0.63, 10);
   });
 
+  it('reads words sharing a stem (five letters and three quarters of the shorter) like a prefix', () => {
+    expect(nameSimilarity('religious', 'religiosity_score')).toBeGreaterThan(0.5);
+    expect(nameSimilarity('religious', 'religiosity')).toBeCloseTo(0.9 * 0.7, 10);
+    expect(nameSimilarity('department', 'departure')).toBe(0);
+    expect(nameSimilarity('smoking', 'smokers')).toBe(0);
+  });
+
   it('never reads two words of the lexicon as typos of each other', () => {
     expect(nameSimilarity('height', 'weight')).toBe(0);
     expect(nameSimilarity('county', 'country')).toBe(0);
@@ -156,6 +166,12 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('ttl', 'total')).toBe(0.95); // in the lexicon
     expect(nameSimilarity('mgmt', 'management')).toBeCloseTo(0.54, 10);
     expect(nameSimilarity('mgmt', 'government')).toBe(0); // another first letter
+  });
+
+  it('never reads a word of the lexicon as letters of a longer word (`age` is not `average`)', () => {
+    expect(nameSimilarity('AGE', 'avg_monthly_spend_usd')).toBe(0);
+    expect(nameSimilarity('AVGEXP', 'cardholder_age')).toBe(0);
+    expect(nameSimilarity('INCOMESQ', 'is_homeowner')).toBe(0);
   });
 
   it('reads initials of consecutive words as an acronym only when both names are then fully matched', () => {
@@ -176,6 +192,12 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('address 1', 'address_2')).toBe(0);
     expect(nameSimilarity('sales_2023', 'sales 2024')).toBe(0);
     expect(nameSimilarity('address1', 'address_1')).toBe(1);
+  });
+
+  it('matches a numbered name whose numbers hold all of the other\'s (a year after a rate per 100k)', () => {
+    expect(nameSimilarity('VC100k96', 'violent_crime_per_100k')).toBeGreaterThan(0.6);
+    expect(nameSimilarity('VC100k96', 'violent_crime_per_1k')).toBe(0);
+    expect(nameSimilarity('sales 2023 q1', 'sales_2023')).toBeGreaterThan(0.6);
   });
 
   it('scores unrelated names 0', () => {

@@ -138,6 +138,11 @@ describe('suggestResources: mapping', () => {
     });
   });
 
+  it('maps a column named only for a kind of value (`code`) on its values alone', () => {
+    const sample = repeat(20, (i) => [['AED', 'AFN', 'XAU', 'CHE', 'EUR'][i % 5]]);
+    expect(mappingOf(['code'], schemaOf(['currency_cd']), sample)).toEqual({ code: { field: 'currency_cd', confidence: 0.81 } });
+  });
+
   it('sinks a name match whose values are not the abbreviations or FIPS numbers the field holds', () => {
     const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
     const fips = repeat(20, (i) => [String(i + 1)]);
@@ -145,6 +150,23 @@ describe('suggestResources: mapping', () => {
     expect(mappingOf(['state'], optional('state_fips'), names).state?.confidence ?? 0).toBeLessThan(0.8);
     expect(mappingOf(['state'], optional('state_fips'), fips).state.confidence).toBeGreaterThanOrEqual(0.8);
     expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.8);
+  });
+
+  it('tells time zone names from offsets in hours by their values (OpenFlights airports)', () => {
+    const rows = repeat(20, (i) => [String([10, -5, 5.5, 1][i % 4]), ['Pacific/Port_Moresby', 'America/New_York', 'Asia/Kolkata', 'Europe/Paris'][i % 4]]);
+    const schema = schemaOf(['utc_offset_hrs', 'iana_timezone'], { fieldDataTypes: { utc_offset_hrs: 'number' } });
+    const mapping = mappingOf(['timezone', 'tz'], schema, rows);
+    expect(Object.entries(mapping).map(([c, m]) => [c, m.field, (m.confidence ?? 0) >= 0.8])).toEqual([
+      ['timezone', 'utc_offset_hrs', true], ['tz', 'iana_timezone', true],
+    ]);
+  });
+
+  it('does not raise a unique name match whose values plainly are not what the field holds', () => {
+    const names = repeat(20, (i) => [['Alabama', 'California', 'Delaware', 'Georgia'][i % 4]]);
+    const codes = repeat(20, (i) => [['AL', 'CA', 'DE', 'GA'][i % 4]]);
+    const optional = (field: string) => schemaOf([], { optionalFields: [field] });
+    expect(mappingOf(['state'], optional('state_abbr'), names).state?.confidence ?? 0).toBeLessThan(0.6);
+    expect(mappingOf(['state'], optional('state_abbr'), codes).state.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
   it('gives a state-code field the column of US postal codes, not another column of codes (FEC candidate summary)', () => {

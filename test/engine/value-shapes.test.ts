@@ -31,6 +31,8 @@ describe('measureShapes', () => {
 
   it('recognises ISO 4217 currency codes', () => {
     expect(share(['USD', 'EUR', 'jpy', 'AWG'], 'currency')).toBe(1);
+    // Fund units, metals and withdrawn currencies, which ICU does not format.
+    expect(share(['XAU', 'CHE', 'BOV', 'LTL', 'VEF', 'XXX'], 'currency')).toBe(1);
     expect(share(['USD', 'ABC', 'XYZ', 'US$'], 'currency')).toBe(0.25);
   });
 
@@ -49,7 +51,7 @@ describe('measureShapes', () => {
 
   it('recognises years and months', () => {
     expect(share(['1970', '2001', '1880', '1999.0'], 'year')).toBe(1);
-    expect(share(['70', '20010', '1970-01-01', '12345'], 'year')).toBe(0);
+    expect(share(['70', '20010', '1970-03-05', '12345'], 'year')).toBe(0);
     expect(share(['1', '12', 'Jan', 'September', 'Sept.', '2024-03'], 'month')).toBe(1);
     expect(share(['0', '13', '1.5', 'Janu'], 'month')).toBe(0);
   });
@@ -59,6 +61,12 @@ describe('measureShapes', () => {
     expect(share(['+1 (555) 010-9999', '555-0100', '5550109999', '12'], 'phone')).toBe(0.75);
     expect(share(['true', 'False', 'yes', 'N', '0', '1', 'maybe'], 'boolean')).toBeCloseTo(6 / 7, 10);
     expect(share(['12%', '0.5', '99', '-3', '150'], 'percent')).toBe(0.6);
+  });
+
+  it('reads any column of two values at most as flags', () => {
+    expect(share(['Active', 'Inactive', 'active', 'Active'], 'boolean')).toBe(1);
+    expect(share(['X', 'X'], 'boolean')).toBe(1);
+    expect(share(['20.43', '5.86', '20.25'], 'boolean')).toBe(0);
   });
 
   it('recognises continents and short codes', () => {
@@ -110,6 +118,13 @@ describe('abbreviations', () => {
   });
 });
 
+describe('time zones', () => {
+  it('are IANA names, or offsets from UTC in hours', () => {
+    expect(share(['Pacific/Port_Moresby', 'America/New_York', 'Etc/GMT+5', 'UTC', 'EST', '10'], 'timeZone')).toBeCloseTo(4 / 6, 10);
+    expect(share(['10', '-5', '5.5', '+05:30', 'UTC-8', '-0800', '15', 'America/New_York'], 'utcOffset')).toBe(0.75);
+  });
+});
+
 describe('expectedShapes', () => {
   const shapes = (field: string, type?: 'number' | 'date_time' | 'category' | 'rich_text') => expectedShapes(canonicalTokens(field), type);
 
@@ -135,6 +150,9 @@ describe('expectedShapes', () => {
     expect(shapes('num_children', 'number')).toEqual(['count']);
     expect(shapes('worker_cnt', 'number')).toEqual(['count']);
     expect(shapes('state_fips')).toEqual(['number']);
+    expect(shapes('iana_timezone')).toEqual(['timeZone']);
+    expect(shapes('tz')).toEqual(['timeZone', 'utcOffset']);
+    expect(shapes('utc_offset_hrs', 'number')).toEqual(['utcOffset']);
   });
 
   it('adds the shape of the schema type, and of date words when there is no type', () => {
@@ -151,11 +169,18 @@ describe('expectedShapes', () => {
     expect(shapes('price', 'category')).toEqual([]);
   });
 
-  it('reads a name ending in `years` or `yrs` as a duration, not a year', () => {
+  it('reads a name with `years` or `yrs`, or a rate per year, as a duration, not a year', () => {
     const withWords = (field: string) => expectedShapes(canonicalTokens(field), 'number', nameTokens(field));
     expect(withWords('life_expectancy_yrs')).toEqual(['number']);
     expect(withWords('age_years')).toEqual(['number']);
+    expect(withWords('years_married')).toEqual(['number']);
+    expect(withWords('yrs_since_2000')).toEqual(['number']);
+    expect(withWords('affairs_per_yr')).toEqual(['number']);
     expect(withWords('model_year')).toEqual(['year']);
-    expect(withWords('yrs_since_2000')).toEqual(['year']);
+    expect(withWords('fiscal_yr')).toEqual(['year']);
+  });
+
+  it('reads the first day of a year as that year', () => {
+    expect(share(['2001-01-01', '1970-01-01T00:00:00', '1999', '2001-03-01'], 'year')).toBe(0.75);
   });
 });

@@ -2,8 +2,10 @@
 // examiner (a separate session) from each file's header and a few rows only: the suggestion code
 // and the other sets' truths were not read, truths were written before anything was run. It was
 // scored against the code four times at the end of the second round (before the round: 0.98 /
-// 0.90 / 0.93; after it, with and without pairing by elimination) and never tuned on. Kept here so
-// the README's figures can be reproduced; a future round needs a new held-out set.
+// 0.90 / 0.93; after it, with and without pairing by elimination) and never tuned on then. In the
+// fourth round its misses were read with every other set's and their causes fixed (not its cases):
+// 0.981 / 0.929 / 0.968 -> 1.000 / 0.947 / 0.975; so it is no longer blind. Kept here so the
+// README's figures can be reproduced; a new blind set judges the next round.
 
 /** The cases of the outside examiner's set. */
 export const HELD_OUT_C = [

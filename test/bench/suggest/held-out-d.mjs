@@ -3,7 +3,8 @@
 // the other sets, from files none of the other sets use (Debian's statsmodels and matplotlib data,
 // npm data packages; copied into test/fixtures/suggest-d, sources and licenses in its README).
 // Scored twice, never tuned on: before the third round 0.964 / 0.782 / 0.944, after it 0.978 /
-// 0.883 / 0.940. `source` is relative to node_modules, as in the other sets.
+// 0.883 / 0.940. In the fourth round its misses were read with every other set's and their causes
+// fixed (not its cases): 1.000 / 0.922 / 0.942; so it is no longer blind. `source` is relative to node_modules, as in the other sets.
 const N = 'number';
 const C = 'category';
 const T = 'rich_text';
