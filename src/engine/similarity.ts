@@ -13,7 +13,8 @@
  *   1 when every word of one name is in the other: `delay` in `arr_delay_min`), where two tokens
  *   score 1 when equal, 0.85 when one is the initials of a run of the other's words (`rt` /
  *   `Rotten Tomatoes`), 0.8 when related (`date`/`created`, `team`/`club`), 0.7 when one is a
- *   prefix abbreviation of the other (`cat`/`category`), 0.6 when one is a shorter abbreviation
+ *   prefix abbreviation of the other (`cat`/`category`) or they share a stem (`religious`/
+ *   `religiosity`), 0.6 when one (not a word of the lexicon) is a shorter abbreviation
  *   spelled with the other's letters in order (`ttl`/`total`, `yr`/`year`), and their edit-distance
  *   similarity when that is at least 0.75 (typos: `adress`/`address`). Units and generic words
  *   (`mm`, `usd`, `name`) weigh less (lexicon.ts). Names ending in the same full word (`Major
