@@ -7,6 +7,7 @@ import { HELD_OUT } from './suggest/held-out.mjs';
 import { HELD_OUT_B } from './suggest/held-out-b.mjs';
 import { HELD_OUT_C } from './suggest/held-out-c.mjs';
 import { HELD_OUT_D } from './suggest/held-out-d.mjs';
+import { HELD_OUT_E } from './suggest/held-out-e.mjs';
 import { CONFIDENT, scoreCases, scoreDecoyFields, scoreDroppedFields, TARGETS } from './suggest/score.mjs';
 import { DEV_C } from './suggest/dev-c.mjs';
 import { TUNING } from './suggest/tuning.mjs';
@@ -19,7 +20,7 @@ const verbose = process.argv.includes('--verbose');
 let failed = false;
 /** The sets held out when written, judged against the targets (B was tuned on after its first scoring, C and D in the fourth round). */
 const HELD_OUT_SETS = ['held-out', 'held-out C', 'held-out D'];
-const sets = [['tuning', TUNING], ['dev C', DEV_C], ['validation', VALIDATION], ['held-out B', HELD_OUT_B], ['held-out', HELD_OUT], ['held-out C', HELD_OUT_C], ['held-out D', HELD_OUT_D]]
+const sets = [['tuning', TUNING], ['dev C', DEV_C], ['validation', VALIDATION], ['held-out B', HELD_OUT_B], ['held-out', HELD_OUT], ['held-out C', HELD_OUT_C], ['held-out D', HELD_OUT_D], ['held-out E', HELD_OUT_E]]
   .filter(([label]) => !process.argv.includes('--no-held-out') || !HELD_OUT_SETS.includes(label));
 for (const [label, cases] of sets) {
   const { perCase, total } = await scoreCases(cases);
