@@ -53,13 +53,21 @@ export interface ExecutorOptions {
 export const DEFAULT_WORKER_MEMORY_MB = 1024;
 
 /**
- * Semi-space of an engine worker's young generation (MiB): V8's default, as the dry run's main
- * thread has. A worker runs a job's sequential steps, or the first share and the merge of a
- * parallel run; at 8 its young generation is collected twice as often, which cost the 1M-row run
- * about 20% more CPU (5.1 s at 16, 6.3 s at 8, in turn on this 2-core machine) for about 12 MiB
- * less peak RSS (251 vs 239 MiB): on a busy machine the CPU is the wall time.
+ * Semi-space of a large run's own engine thread (MiB; `freshThread`, the spare included): V8's
+ * default, as the dry run's main thread has. At 8 its young generation is collected twice as often,
+ * which cost the 1M-row run about 20% more CPU (5.1 s at 16, 6.3 s at 8, in turn on this 2-core
+ * machine) for about 12 MiB less peak RSS: on a busy machine the CPU is the wall time.
  */
-const WORKER_SEMI_SPACE_MB = 16;
+const RUN_SEMI_SPACE_MB = 16;
+
+/**
+ * Semi-space of the pool's shared threads (MiB), which take every task but large runs: starts,
+ * updates and small runs. V8 grows a young generation up to its limit as a thread allocates and
+ * does not give it back, so at 16 the shared threads' heaps crept up with the job count: after
+ * 10,000 small jobs (`serve-jobs` bench) the server's RSS was 217 MiB, 1.27x that after 1,000; at 4
+ * it is 175 MiB, 1.07x, at the same jobs/s.
+ */
+const SHARED_SEMI_SPACE_MB = 4;
 
 /**
  * Runs of inputs at least this large get a fresh engine thread (`freshThread`). V8 sizes a thread's
@@ -200,7 +208,8 @@ class WorkerPool implements Executor {
   }
 
   private spawn(role: PoolWorker['role']): PoolWorker {
-    const worker = engineWorker(this.script, { semiSpaceMb: WORKER_SEMI_SPACE_MB, maxOldGenerationSizeMb: this.memoryMb });
+    const semiSpaceMb = role === 'shared' ? SHARED_SEMI_SPACE_MB : RUN_SEMI_SPACE_MB;
+    const worker = engineWorker(this.script, { semiSpaceMb, maxOldGenerationSizeMb: this.memoryMb });
     const entry: PoolWorker = { worker, active: new Map(), role };
     worker.unref();
     worker.on('message', (reply: Reply) => {
