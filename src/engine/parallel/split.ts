@@ -1,8 +1,8 @@
 /**
- * Splitting a CSV file into two parts at a record boundary, so two threads can each read one.
+ * Splitting a CSV file into parts at record boundaries, so two threads can each read some.
  * Counting quote bytes from the file's start gives the quote state at any byte (a doubled quote
- * toggles twice); the split is the first line break after the middle that is outside quotes.
- * A file where a quote inside an unquoted field upsets the count makes the first part end inside
+ * toggles twice); a part starts after the first line break outside quotes past its aimed byte.
+ * A file where a quote inside an unquoted field upsets the count makes a part end inside
  * a quoted field, which its reader reports as an unclosed quote: the run then goes sequential.
  */
 import { open } from 'node:fs/promises';
@@ -11,14 +11,6 @@ import { open } from 'node:fs/promises';
 const CHUNK = 4 << 20;
 const QUOTE = 0x22;
 const LF = 0x0a;
-
-/**
- * The byte offset where the second part starts (just after a line break), or undefined when there
- * is none past the aimed point: `share` of the file (a half unless told).
- */
-export async function splitPoint(path: string, size: number, share = 0.5): Promise<number | undefined> {
-  return (await splitPoints(path, size, [Math.floor(size * share)]))[0];
-}
 
 /**
  * Where parts of the file start, in one pass: for each aimed byte offset (ascending), the first

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimBack, claimFront, newClaims } from '../../../src/engine/parallel/claims.js';
-import { isUtf16, splitPoint, splitPoints } from '../../../src/engine/parallel/split.js';
+import { isUtf16, splitPoints } from '../../../src/engine/parallel/split.js';
 import { droppingRule } from '../../../src/engine/steps/drop-rows.js';
 
 async function file(text: string | Buffer): Promise<{ path: string; size: number }> {
@@ -13,11 +13,16 @@ async function file(text: string | Buffer): Promise<{ path: string; size: number
   return { path, size: Buffer.byteLength(text) };
 }
 
-describe('splitPoint', () => {
+/** Where a second part starts when aimed at the middle (undefined: no record boundary past it). */
+async function middleSplit(path: string, size: number): Promise<number | undefined> {
+  return (await splitPoints(path, size, [Math.floor(size / 2)]))[0];
+}
+
+describe('splitPoints', () => {
   it('splits just after the first line break past the middle', async () => {
     const text = 'a,b\n' + Array.from({ length: 100 }, (_, i) => `${i},x`).join('\n') + '\n';
     const { path, size } = await file(text);
-    const at = (await splitPoint(path, size))!;
+    const at = (await middleSplit(path, size))!;
     expect(at).toBeGreaterThanOrEqual(size / 2);
     expect(text[at - 1]).toBe('\n');
     expect(text.slice(0, at - 1).lastIndexOf('\n')).toBeLessThan(Math.floor(size / 2));
@@ -28,13 +33,13 @@ describe('splitPoint', () => {
     const quoted = '"' + 'x\n""y'.repeat(400) + '"';
     const text = `a,b\n1,"q""" \n2,${quoted}\n3,z\n4,w\n`;
     const { path, size } = await file(text);
-    const at = (await splitPoint(path, size))!;
+    const at = (await middleSplit(path, size))!;
     expect(text.slice(at)).toBe('3,z\n4,w\n');
   });
 
   it('finds no split when the second half has no record boundary', async () => {
     const { path, size } = await file('a\n"' + 'x\n'.repeat(100) + '"');
-    expect(await splitPoint(path, size)).toBeUndefined();
+    expect(await middleSplit(path, size)).toBeUndefined();
   });
 
   it('finds a record boundary for each aim in one pass, ascending, and stops at the file\'s end', async () => {
