@@ -71,10 +71,10 @@ export function suggestMapping(
 }
 
 /** A candidate pair, and whether its values speak against it (most do not fit the field). */
-export interface ScoredPair extends Candidate { doubted: boolean }
+interface ScoredPair extends Candidate { doubted: boolean }
 
-/** Every column × field pair scoring at least the bar, by name and values (also for the benchmark's diagnostics). */
-export function mappingCandidates(
+/** Every column × field pair scoring at least the bar, by name and values. */
+function mappingCandidates(
   columns: readonly string[], fields: readonly string[], types: Readonly<Record<string, DataType>>, sample: readonly Row[],
 ): ScoredPair[] {
   const preparedColumns = columns.map(prepareName);
