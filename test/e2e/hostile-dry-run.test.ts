@@ -106,3 +106,26 @@ describe('temp and spill files of a two-thread dry run', () => {
     expect(await readdir(outDir)).toEqual(['out.csv']);
   }, 180_000);
 });
+
+describe('Ctrl-C during a one-thread dry run', () => {
+  it('stops the run at once (the reader gives the event loop a turn per chunk) and leaves no output', async () => {
+    const outDir = join(work, 'int-out');
+    await mkdir(outDir);
+    const child = spawn(process.execPath, [BIN, 'dry-run', join(bigDir, 'job.yaml'), '--out', join(outDir, 'out.csv')], {
+      env: { ...process.env, IMPORT_ENGINE_THREADS: '1', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+    // Once the temp output exists the run is writing rows; it still has most of the file to read.
+    const deadline = Date.now() + 60_000;
+    while ((await readdir(outDir)).length === 0) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the dry run never wrote: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGINT');
+    const { code, signal } = await exited;
+    expect(signal === 'SIGINT' || code === 130, `code ${code}, signal ${signal}: ${stderr}`).toBe(true);
+    expect(await readdir(outDir)).toEqual([]);
+  }, 120_000);
+});

@@ -2,7 +2,7 @@
  * CSV/TSV reader (engine.md "Reading input"): streams the file, decodes it, detects the delimiter
  * from the header line and parses RFC 4180 records with Papa Parse's core parser.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import type PapaNamespace from 'papaparse';
@@ -108,12 +108,43 @@ function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' {
 }
 
 /**
+ * Reads of a file, READ_CHUNK bytes at a time into one reused buffer: each call gives the next
+ * bytes (valid until the next call), empty at the end. Synchronous: measured on the 166 MB
+ * reference file, a ReadStream of 64 KiB chunks took 340 ms of CPU (a fresh buffer and a
+ * thread-pool round trip per chunk), this 61 ms. Reads of `range` are at explicit positions;
+ * the others at the descriptor's own offset, so a pipe reads too.
+ */
+class ChunkReader {
+  private readonly fd: number;
+  private readonly buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
+  private position: number | null;
+  private left: number;
+
+  constructor(path: string, range?: ByteRange) {
+    this.fd = openSync(path, 'r');
+    this.position = range ? range.start : null;
+    this.left = range ? range.end - range.start : Infinity;
+  }
+
+  next(): Buffer {
+    if (this.left <= 0) return this.buffer.subarray(0, 0);
+    const n = readSync(this.fd, this.buffer, 0, Math.min(READ_CHUNK, this.left), this.position);
+    if (this.position !== null) this.position += n;
+    this.left = n === 0 ? 0 : this.left - n;
+    return this.buffer.subarray(0, n);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/**
  * Streams a text file as decoded strings: UTF-8 (a BOM is dropped) or UTF-16 LE/BE with a BOM.
  * Invalid bytes are a UsageError naming the line.
  */
 async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange): AsyncGenerator<string> {
-  // createReadStream's `end` is inclusive; a range that starts past 0 is mid-file UTF-8 (no BOM to sniff).
-  const stream = createReadStream(path, { highWaterMark: READ_CHUNK, start: range?.start, end: range ? range.end - 1 : undefined });
+  let reader: ChunkReader | undefined;
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
   let bytes = 0;
@@ -121,8 +152,12 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
   // is copied as Latin-1 (a plain byte copy, checked natively) instead of decoded: ~3x faster.
   let isAllAscii = true;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    reader = new ChunkReader(path, range);
+    for (;;) {
+      const chunk = reader.next();
+      if (chunk.length === 0) break;
       if (!decoder) {
+        // A range that starts past 0 is mid-file UTF-8 (no BOM to sniff).
         encoding = range && range.start > 0 ? 'utf-8' : encodingOf(chunk);
         // TextDecoder drops the BOM itself (ignoreBOM: false); mid-file a U+FEFF is data.
         decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: Boolean(range && range.start > 0) });
@@ -132,6 +167,9 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
       const text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
       onBytes?.(bytes);
       if (text.length > 0) yield text;
+      // A turn of the event loop per chunk, as a stream gives: signals (a Ctrl-C removes a partial
+      // output) and V8's GC tasks run there. Without it the heap grew to 220 MiB and the run took 30% longer.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     const rest = decoder ? decodeOrThrow(decoder) : '';
     if (rest.length > 0) yield rest;
@@ -142,7 +180,7 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
     if (error instanceof UsageError) throw error;
     throw unreadableFile(display, error);
   } finally {
-    stream.destroy();
+    reader?.close();
   }
 }
 
