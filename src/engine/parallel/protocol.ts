@@ -23,8 +23,8 @@ export interface PartSettings {
 }
 
 /**
- * What a worker is asked to do: run parts of the file, taking them from the back of `parts`
- * (claims.ts) while the main thread takes them from the front, until none is left.
+ * What a worker is asked to do: run parts of the file, taking the next one in order as the main
+ * thread does (claims.ts), until none is left.
  */
 export interface WorkerJob extends PartSettings {
   /** The file's parts in order; the first (the main thread's from the start) holds the header. */

@@ -1,13 +1,12 @@
 /**
  * A parallel run's worker thread: finds where the file's parts start, then runs parts (part.ts),
- * taking them from the back (claims.ts) while the main thread (run.ts) takes them from the front,
- * and appends each batch's text and data to its spill file, sending the main thread a small
- * notice per batch.
+ * taking the next part in file order as the main thread (run.ts) does (claims.ts), and appends
+ * each batch's text and data to its spill file, sending the main thread a small notice per batch.
  */
 import { writeSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { claimBack } from './claims.js';
+import { claimNext } from './claims.js';
 import type { BatchMessage, DoneMessage, EndMessage, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { runPart } from './part.js';
 import { splitPoints } from './split.js';
@@ -37,7 +36,7 @@ async function split({ path, size, aims }: SplitJob['split']): Promise<void> {
 async function run(job: WorkerJob): Promise<void> {
   /** Bytes of the parts this worker finished. */
   let before = 0;
-  for (let index = claimBack(job.claims); index >= 0; index = claimBack(job.claims)) {
+  for (let index = claimNext(job.claims, job.parts.length); index >= 0; index = claimNext(job.claims, job.parts.length)) {
     const range = job.parts[index];
     let bytes = before;
     const part = runPart({ ...job, part: range }, (n) => { bytes = before + n; });

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claimBack, claimFront, newClaims } from '../../../src/engine/parallel/claims.js';
+import { claimNext, newClaims } from '../../../src/engine/parallel/claims.js';
 import { isUtf16, splitPoints } from '../../../src/engine/parallel/split.js';
 import { droppingRule } from '../../../src/engine/steps/drop-rows.js';
 
@@ -64,14 +64,11 @@ describe('splitPoints', () => {
 });
 
 describe('claims', () => {
-  it('gives each part once: the front ones to one side, the back ones to the other, until they meet', () => {
-    const claims = newClaims(5, 1);
-    expect(claimBack(claims)).toBe(4);
-    expect(claimFront(claims)).toBe(1);
-    expect(claimBack(claims)).toBe(3);
-    expect(claimBack(claims)).toBe(2);
-    expect(claimFront(claims)).toBe(-1);
-    expect(claimBack(claims)).toBe(-1);
+  it('gives each part once, in file order, after the ones already taken, then -1', () => {
+    const claims = newClaims(4, 1);
+    expect([claimNext(claims, 4), claimNext(claims, 4), claimNext(claims, 4)]).toEqual([1, 2, 3]);
+    expect(claimNext(claims, 4)).toBe(-1);
+    expect(claimNext(claims, 4)).toBe(-1);
   });
 });
 
