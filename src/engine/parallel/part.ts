@@ -88,12 +88,12 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
   const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
   for await (const batch of table.batches) {
     if (heldRejects) {
-      yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: heldRejects } };
+      yield { text: EMPTY, data: noRows(heldRejects) };
       heldRejects = undefined;
     }
     const n = batch.rows.length;
     if (n === 0) continue;
-    const ends = new Array<number>(n);
+    const ends = new Int32Array(n);
     let text: Uint8Array;
     if (sheet) {
       const xml = (encoders.xml ??= new SheetEncoder());
@@ -112,9 +112,10 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
       }
       if (rule.indices.length > 1) return { kind: 'keys', keys: batch.rows.map((row) => tupleKey(row, rule.indices)) };
       const at = rule.indices[0];
-      return { kind: 'values', values: batch.rows.map((row) => row[at]) };
+      const values = batch.rows.map((row) => row[at]);
+      return { kind: 'values', values: values.every((v) => typeof v === 'number') ? Float64Array.from(values as number[]) : values };
     });
-    const data: BatchData = { ends, rowNumbers: batch.rowNumbers, outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() };
+    const data: BatchData = { ends, rowNumbers: Int32Array.from(batch.rowNumbers), outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() };
     if (sheet?.fixes.rows?.length) {
       data.sheetFixes = sheet.fixes.rows;
       sheet.fixes.rows = [];
@@ -122,8 +123,13 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     yield { text, data };
   }
   const last = [...(heldRejects ?? []), ...(takeRejects() ?? [])];
-  if (last.length) yield { text: EMPTY, data: { ends: [], rowNumbers: [], outcomes: [], rejects: last } };
+  if (last.length) yield { text: EMPTY, data: noRows(last) };
   return { rows: rowsRead, report, typeEvidence: ctx.typeEvidence! };
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** The data of a batch of no rows that carries only rejects. */
+function noRows(rejects: Reject[]): BatchData {
+  return { ends: new Int32Array(0), rowNumbers: new Int32Array(0), outcomes: [], rejects };
+}
