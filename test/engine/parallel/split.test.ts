@@ -55,6 +55,40 @@ describe('splitPoints', () => {
     expect(await splitPoints(path, size, aims.slice(1), points[0])).toEqual(points.slice(1));
   });
 
+  it('agrees with a byte-by-byte scan over reads of many chunks, whatever quote falls where', async () => {
+    // ~1.5 MB of rows whose quoted fields hold line breaks and doubled quotes at every alignment.
+    let seed = 7;
+    const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const rows: string[] = ['id,text'];
+    let length = 0;
+    for (let i = 0; length < 1_500_000; i++) {
+      const inner = Array.from({ length: random(6) }, () => ['x', '""', '\n', 'yy,'][random(4)]).join('');
+      const row = random(3) === 0 ? `${i},"${inner}"` : `${i},plain${'z'.repeat(random(7))}`;
+      rows.push(row);
+      length += row.length + 1;
+    }
+    const text = rows.join('\n') + '\n';
+    const { path, size } = await file(text);
+    const aims = Array.from({ length: 40 }, (_, k) => Math.floor((size * (k + 1)) / 41) + k);
+    // The reference: the quote state byte by byte gives every record boundary (just after a line
+    // break outside quotes, before the end); each aim takes the first one past it and past the last taken.
+    const boundaries: number[] = [];
+    let inQuotes = false;
+    for (let i = 0; i < size; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34) inQuotes = !inQuotes;
+      else if (c === 10 && !inQuotes && i + 1 < size) boundaries.push(i + 1);
+    }
+    const expected: number[] = [];
+    for (const aim of aims) {
+      const found = boundaries.find((b) => b - 1 >= aim && b > (expected.at(-1) ?? 0));
+      if (found === undefined) break;
+      expected.push(found);
+    }
+    expect(expected.length).toBe(aims.length);
+    expect(await splitPoints(path, size, aims)).toEqual(expected);
+  });
+
   it('tells UTF-16 files', async () => {
     const { path } = await file(Buffer.from([0xff, 0xfe, 0x61, 0x00]));
     expect(await isUtf16(path)).toBe(true);
