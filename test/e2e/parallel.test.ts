@@ -20,6 +20,12 @@ interface Options {
   badRow?: number;
   /** Row index from which Signup Date is written as DD/MM/YYYY (after the sample: the order is unknown to it). */
   slashFrom?: number;
+  /**
+   * Row index before which no note holds a line break, and from which every note is a long quoted
+   * field with one near its end (so the first line break past a part's aimed byte is nearly
+   * always inside quotes). Without it, notes with line breaks come from the first rows on.
+   */
+  breaksFrom?: number;
 }
 
 /** The customers example's columns, with duplicates, missing values, quoted multi-line notes and non-ASCII text. */
@@ -44,7 +50,9 @@ function customersCsv(opts: Options): string {
     const date = opts.slashFrom !== undefined && i >= opts.slashFrom
       ? `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/2024 10:30`
       : `2024-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} ${String(int(24)).padStart(2, '0')}:15:00`;
-    const cells = [rowId, pick(first), pick(last), email, pick(amounts), pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, pick(notes)];
+    const note = opts.breaksFrom === undefined ? pick(notes)
+      : i < opts.breaksFrom ? pick(notes.filter((n) => !n.includes('\n'))) : `"${'long note '.repeat(15)}\nend"`;
+    const cells = [rowId, pick(first), pick(last), email, pick(amounts), pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, note];
     if (i === opts.badRow) cells.push('extra');
     lines.push(cells.join(','));
   }
@@ -108,6 +116,24 @@ describe('import dry-run with two threads', () => {
 
   it('falls back to one thread when slash dates first appear after the sample', async () => {
     const dir = await setup({ rows: 110_000, slashFrom: 60_000 });
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(two.exitCode, two.stderr).toBe(0);
+    expect(two.stderr).toContain('engine: fell back to 1 thread');
+    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
+    expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
+  }, 120_000);
+
+  it('splits a file whose sample has no quoted line break at the first line breaks past the aims, with the same bytes', async () => {
+    const dir = await setup({ rows: 110_000, breaksFrom: 110_000 });
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(two.exitCode, two.stderr).toBe(0);
+    expect(two.stderr).toContain('engine: 2 threads');
+    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
+    expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
+  }, 120_000);
+
+  it('falls back to one thread when quoted line breaks first appear after the sample, at a part\'s start', async () => {
+    const dir = await setup({ rows: 110_000, breaksFrom: 20_000 });
     const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
     expect(two.exitCode, two.stderr).toBe(0);
     expect(two.stderr).toContain('engine: fell back to 1 thread');

@@ -36,7 +36,7 @@ import { claimNext, newClaims } from './claims.js';
 import type { BatchData, PartDone, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { runPart, type PartBatch } from './part.js';
 import { spillDir } from './spill.js';
-import { isUtf16 } from './split.js';
+import { isUtf16, splitPoints } from './split.js';
 
 /** Says why the parallel path was not taken (IMPORT_ENGINE_TRACE=1), and gives runParallel's "not taken". */
 function notTaken(reason: string): undefined {
@@ -81,14 +81,16 @@ export function partAims(size: number): number[] {
 
 /**
  * The worker thread, started before the sample is read, so its start-up runs on the other core
- * meanwhile; it also finds where the parts start then (split.ts).
+ * meanwhile.
  */
 export interface WorkerPool {
   worker: Worker;
-  /** Where the second part starts (found first); undefined when the file cannot be split. */
-  second: Promise<number | undefined>;
-  /** Where the parts after the first start; empty when the file cannot be split or the worker failed. */
-  split: Promise<number[]>;
+  /**
+   * Where the parts after the first start (split.ts): with `quotes`, found by the worker from the
+   * quote parity, the second part's start first on its own (`second`); without, found here at once
+   * (the first line break past each aim). Empty when the file cannot be split or the worker failed.
+   */
+  split(quotes: boolean): { second: Promise<number | undefined>; all: Promise<number[]> };
   /** Stops the workers (safe to call more than once). */
   terminate(): Promise<void>;
   /** Set when a worker failed or exited before runParallel listened. */
@@ -107,24 +109,28 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
     worker.on('error', (error) => { pool.failure ??= error.message; resolve([]); });
     worker.on('exit', (code) => { pool.failure ??= `exited (code ${code})`; resolve([]); });
   });
-  let second!: (at: number | undefined) => void;
-  const secondFound = new Promise<number | undefined>((resolve) => { second = resolve; });
-  const split = new Promise<number[]>((resolve) => {
-    const listen = (message: SplitMessage) => {
-      second(message.points[0]);
-      if (!message.complete) return;
-      worker.off('message', listen);
-      resolve(message.points);
-    };
-    worker.on('message', listen);
-  });
   const aims = partAims(input.size);
-  const job: SplitJob = { split: { path: file.path, size: input.size, aims } };
-  worker.postMessage(job);
   pool = {
     worker,
-    second: Promise.race([secondFound, failed.then(() => undefined)]),
-    split: Promise.race([split, failed]),
+    split(quotes) {
+      if (!quotes) {
+        const all = splitPoints(file.path, input.size, aims, 0, false);
+        return { second: all.then((points) => points[0]), all };
+      }
+      let second!: (at: number | undefined) => void;
+      const secondFound = new Promise<number | undefined>((resolve) => { second = resolve; });
+      const all = new Promise<number[]>((resolve) => {
+        const listen = (message: SplitMessage) => {
+          second(message.points[0]);
+          if (!message.complete) return;
+          worker.off('message', listen);
+          resolve(message.points);
+        };
+        worker.on('message', listen);
+      });
+      worker.postMessage({ split: { path: file.path, size: input.size, aims } } satisfies SplitJob);
+      return { second: Promise.race([secondFound, failed.then(() => undefined)]), all: Promise.race([all, failed]) };
+    },
     terminate: async () => { await worker.terminate(); },
   };
   return pool;
@@ -178,6 +184,12 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   if (!sniffed || sniffed.newline !== '\n') return notTaken('line ends are not LF or CRLF');
   const orders = await sampleOrders(run);
   if (!orders) return notTaken('a slash-date order the sample does not decide');
+  // Parts start at record boundaries. When the sample's values hold no line break, the first line
+  // break past each aimed byte is taken at once; the worker's scan of the quote parity over the
+  // whole file (0.1-0.5 s before it could start a part) is left to files that need it. Either
+  // way a part that ends inside a quoted field is an unclosed quote to its reader, and the run
+  // then goes sequential (a line break in a quoted field past the sample, at a part's start).
+  const split = run.pool.split(run.sample.some((row) => row.some((value) => typeof value === 'string' && value.includes('\n'))));
   // Used up: emptied (runJob's reference too) so its rows can go while the workers run.
   run.sample.length = 0;
 
@@ -195,7 +207,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   const removeSpill = () => { for (const spill of spills) rmSync(spill.path, { force: true }); };
   process.on('exit', removeSpill);
   try {
-    const second = await run.pool.second;
+    const second = await split.second;
     if (second === undefined) return notTaken(`no split point${run.pool.failure ? ` (${run.pool.failure})` : ''}`);
     await run.closeInput();
 
@@ -239,7 +251,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     /** The first part (the header's): this thread's from the start, begun while the worker still finds where the others start. */
     const first: CsvPart = { start: 0, end: second };
     // The other parts, and the worker's job, once the worker has found where they all start.
-    const rest = run.pool.split.then((points) => {
+    const rest = split.all.then((points) => {
       if (points[0] !== second) throw new ParallelFallback(`A worker failed: ${run.pool.failure ?? 'the split points changed'}`);
       const starts = [0, ...points];
       const parts = starts.map((start, i): CsvPart => (i === 0 ? first : {

@@ -2,8 +2,10 @@
  * Splitting a CSV file into parts at record boundaries, so two threads can each read some.
  * Counting quote bytes from the file's start gives the quote state at any byte (a doubled quote
  * toggles twice); a part starts after the first line break outside quotes past its aimed byte.
- * A file where a quote inside an unquoted field upsets the count makes a part end inside
- * a quoted field, which its reader reports as an unclosed quote: the run then goes sequential.
+ * When no quoted field holds a line break, every line break is a boundary and nothing needs
+ * counting. Either way a wrong start (a quote inside an unquoted field upsets the count; an
+ * uncounted file has a quoted line break after all) makes the part before it end inside a quoted
+ * field, which its reader reports as an unclosed quote: the run then goes sequential.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -18,9 +20,9 @@ const LF = 0x0a;
  * record boundary (just after a line break outside quotes) at or past it and before the file's
  * end, strictly ascending (an aim the previous boundary passed takes the next one); fewer points
  * than aims when the file ends first. `from`, a record boundary found before, skips the bytes
- * before it.
+ * before it. Without `quotes`, quotes are not counted: the first line break past each aim is taken.
  */
-export async function splitPoints(path: string, size: number, aims: number[], from = 0): Promise<number[]> {
+export async function splitPoints(path: string, size: number, aims: number[], from = 0, quotes = true): Promise<number[]> {
   const fd = openSync(path, 'r');
   const points: number[] = [];
   try {
@@ -30,6 +32,7 @@ export async function splitPoints(path: string, size: number, aims: number[], fr
     let inQuotes = false;
     let position = from;
     for (const aim of aims) {
+      if (!quotes) position = Math.max(position, aim);
       // Up to the aim only the parity matters: count quote bytes four at a time.
       while (position < aim) {
         const bytesRead = readSync(fd, buffer, 0, Math.min(CHUNK, aim - position), position);
@@ -40,7 +43,7 @@ export async function splitPoints(path: string, size: number, aims: number[], fr
         if (odd) inQuotes = !inQuotes;
         position += bytesRead;
       }
-      // From the aim: the first line break outside quotes.
+      // From the aim: the first line break outside quotes (or any, when they are not counted).
       let found: number | undefined;
       while (found === undefined && position < size) {
         const bytesRead = readSync(fd, buffer, 0, Math.min(CHUNK, size - position), position);
@@ -48,7 +51,7 @@ export async function splitPoints(path: string, size: number, aims: number[], fr
         let i = 0;
         for (; i < bytesRead; i++) {
           const c = buffer[i];
-          if (c === QUOTE) inQuotes = !inQuotes;
+          if (c === QUOTE) inQuotes = quotes && !inQuotes;
           else if (c === LF && !inQuotes) { found = position + i + 1; break; }
         }
         position += found === undefined ? bytesRead : i + 1;
