@@ -82,7 +82,7 @@ export interface JobRecord {
 }
 
 /** Records kept in memory beyond those in use (reads mostly come back to recent jobs): about 30 KiB each, so ~2 MiB. */
-const CACHED_RECORDS = 64;
+export const CACHED_RECORDS = 64;
 
 /** Job ids as newJobId makes them; anything else is never looked up on disk (no path from a URL). */
 const JOB_ID = /^job_[A-Za-z0-9_-]{16}$/;
