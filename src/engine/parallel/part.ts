@@ -93,7 +93,7 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     }
     const n = batch.rows.length;
     if (n === 0) continue;
-    const ends = new Int32Array(n);
+    const ends = new Float64Array(n);
     let text: Uint8Array;
     if (sheet) {
       const xml = (encoders.xml ??= new SheetEncoder());
@@ -131,5 +131,5 @@ const EMPTY = new Uint8Array(0);
 
 /** The data of a batch of no rows that carries only rejects. */
 function noRows(rejects: Reject[]): BatchData {
-  return { ends: new Int32Array(0), rowNumbers: new Int32Array(0), outcomes: [], rejects };
+  return { ends: new Float64Array(0), rowNumbers: new Int32Array(0), outcomes: [], rejects };
 }

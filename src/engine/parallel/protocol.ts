@@ -74,8 +74,8 @@ export interface BatchMessage {
  * went element by element (serialize and deserialize were ~130 ms of a 1M-row run's CPU).
  */
 export interface BatchData {
-  /** End offset (bytes) of each row's text. */
-  ends: Int32Array;
+  /** End offset (bytes) of each row's text (a batch's text may pass 2 GiB: 256 rows of up to 32 MiB). */
+  ends: Float64Array;
   /** Excel output: what the formatter changed, per row (SheetFixes.rows), when anything. */
   sheetFixes?: number[];
   /** Each row's data-row number, counted from the part's first row. */

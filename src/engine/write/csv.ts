@@ -124,7 +124,7 @@ export class ByteBuffer {
  */
 export class CsvEncoder extends ByteBuffer {
   /** Appends rows as lines, each ending in `\n`; when `ends` is given it receives each line's end offset in bytes. */
-  addRows(rows: readonly Row[], format: RowFormat, ends?: number[] | Int32Array): void {
+  addRows(rows: readonly Row[], format: RowFormat, ends?: number[] | Float64Array): void {
     const { width, checked } = format;
     // One loop over locals: the buffer and offset live in registers, not in fields, until the end.
     let buf = this.buffer;

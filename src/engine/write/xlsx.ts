@@ -185,7 +185,7 @@ export class SheetEncoder extends ByteBuffer {
   private readonly slot = new Uint8Array(SLOT);
 
   /** Appends rows; when `ends` is given it receives each row's end offset in bytes. */
-  addRows(rows: readonly Row[], format: SheetFormat, first: number | undefined, ends?: number[] | Int32Array): void {
+  addRows(rows: readonly Row[], format: SheetFormat, first: number | undefined, ends?: number[] | Float64Array): void {
     const { width, kinds, openBytes, fixes } = format;
     const perRow = fixes.rows;
     const slot = this.slot;
