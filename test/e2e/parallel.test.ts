@@ -114,31 +114,26 @@ describe('import dry-run with two threads', () => {
     expect(jb.report).toEqual(ja.report);
   }, 120_000);
 
-  it('falls back to one thread when slash dates first appear after the sample', async () => {
-    const dir = await setup({ rows: 110_000, slashFrom: 60_000 });
+  /** Runs a generated file both ways: the default run takes `path` and gives one thread's bytes and report. */
+  async function sameAsOneThread(opts: Options, path: 'engine: 2 threads' | 'engine: fell back to 1 thread') {
+    const dir = await setup(opts);
     const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
     expect(two.exitCode, two.stderr).toBe(0);
-    expect(two.stderr).toContain('engine: fell back to 1 thread');
+    expect(two.stderr).toContain(path);
     expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
     expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
+  }
+
+  it('falls back to one thread when slash dates first appear after the sample', async () => {
+    await sameAsOneThread({ rows: 110_000, slashFrom: 60_000 }, 'engine: fell back to 1 thread');
   }, 120_000);
 
   it('splits a file whose sample has no quoted line break at the first line breaks past the aims, with the same bytes', async () => {
-    const dir = await setup({ rows: 110_000, breaksFrom: 110_000 });
-    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
-    expect(two.exitCode, two.stderr).toBe(0);
-    expect(two.stderr).toContain('engine: 2 threads');
-    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
-    expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
+    await sameAsOneThread({ rows: 110_000, breaksFrom: 110_000 }, 'engine: 2 threads');
   }, 120_000);
 
   it('falls back to one thread when quoted line breaks first appear after the sample, at a part\'s start', async () => {
-    const dir = await setup({ rows: 110_000, breaksFrom: 20_000 });
-    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
-    expect(two.exitCode, two.stderr).toBe(0);
-    expect(two.stderr).toContain('engine: fell back to 1 thread');
-    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
-    expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
+    await sameAsOneThread({ rows: 110_000, breaksFrom: 20_000 }, 'engine: fell back to 1 thread');
   }, 120_000);
 
   it('reports a bad row in the second half exactly as one thread does', async () => {
