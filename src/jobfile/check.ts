@@ -7,6 +7,7 @@
  */
 import { isHttpUrl, type FieldsRead, type JobConfig } from '../contract/index.js';
 import { entriesInOrder, getOwn } from '../contract/json.js';
+import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue } from '../engine/steps/impute.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
@@ -129,16 +130,16 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
   }
 
-  // A combining order lists each column of the field once, and every column the mapping gives it:
-  // the run stops on any other order.
+  // A combining order lists each column of the field once, and every column the mapping gives it
+  // (combiningOrderProblems, the engine's rule): the run stops on any other order. A column that
+  // is not the field's is named below, where the input's columns are known.
   for (const [name, c] of entriesInOrder(config.combining ?? {})) {
     if (!c.order) continue;
-    const repeated = c.order.find((column, j) => c.order!.indexOf(column) !== j);
-    const left = mapping.filter(([column, field]) => field === name && !c.order!.includes(column)).map(([column]) => column);
-    if (repeated !== undefined) {
-      at(['config', 'combining', name, 'order', c.order.lastIndexOf(repeated)], `config.combining.${name}.order lists "${repeated}" twice; list each column once.`);
-    } else if (left.length > 0) {
-      at(['config', 'combining', name, 'order'], `config.combining.${name}.order leaves out ${left.map((l) => `"${l}"`).join(', ')}, which config.mapping maps to "${name}"; list every column mapped to it, each once.`);
+    const problems = combiningOrderProblems(c.order, mapping.filter(([, field]) => field === name).map(([column]) => column));
+    if (problems?.repeated) {
+      at(['config', 'combining', name, 'order', problems.repeated.at], `config.combining.${name}.order lists "${problems.repeated.column}" twice; list each column once.`);
+    } else if (problems && problems.leftOut.length > 0) {
+      at(['config', 'combining', name, 'order'], `config.combining.${name}.order leaves out ${problems.leftOut.map((l) => `"${l}"`).join(', ')}, which config.mapping maps to "${name}"; list every column mapped to it, each once.`);
     }
   }
 

@@ -53,6 +53,27 @@ export function combiningNotAllowedMessage(field: string, columns: string[]): st
   return `Columns ${list} ${verb} to field ${field}; set allowColumnCombining: true or map one of them elsewhere.`;
 }
 
+/** What a combining order gets wrong: the first column it lists twice (at its second place), columns that are not the field's, the field's columns it leaves out. */
+export interface OrderProblems { repeated?: { column: string; at: number }; foreign: { column: string; at: number }[]; leftOut: string[] }
+
+/**
+ * The rule for a combining order, in one place (the job-file check words its breaches with their
+ * positions, the engine for any body): it lists exactly the field's columns, each once. undefined
+ * when it does.
+ */
+export function combiningOrderProblems(order: readonly string[], columns: readonly string[]): OrderProblems | undefined {
+  const own = new Set(columns);
+  const seen = new Set<string>();
+  const problems: OrderProblems = { foreign: [], leftOut: [] };
+  order.forEach((column, at) => {
+    if (seen.has(column)) problems.repeated ??= { column, at };
+    else if (!own.has(column)) problems.foreign.push({ column, at });
+    seen.add(column);
+  });
+  problems.leftOut = columns.filter((column) => !seen.has(column));
+  return problems.repeated || problems.foreign.length > 0 || problems.leftOut.length > 0 ? problems : undefined;
+}
+
 /**
  * Resolves (and validates) how each combined field is combined: method (default `stringAppend`),
  * separator (default `""`), and order (default: input column order; a given `combiningOrder` must
@@ -75,9 +96,7 @@ export function resolveCombining(config: EngineConfig, columnOrder: string[]): C
     let order = columns;
     if (entry.combiningOrder !== undefined && entry.combiningOrder !== null) {
       const given = entry.combiningOrder;
-      const own = new Set(columns);
-      const isExact = Array.isArray(given) && given.length === columns.length && new Set(given).size === given.length && given.every((c) => own.has(c));
-      if (!isExact) {
+      if (!Array.isArray(given) || combiningOrderProblems(given, columns)) {
         throw new UsageError(`combiningOrder for field ${field} must list exactly its columns ${columns.join(', ')}, each once; got ${Array.isArray(given) ? given.join(', ') || 'nothing' : JSON.stringify(given)}.`);
       }
       order = given;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { combine, combineValues, resolveCombining } from '../../../src/engine/steps/combine.js';
+import { combine, combineValues, combiningOrderProblems, resolveCombining } from '../../../src/engine/steps/combine.js';
 import { map } from '../../../src/engine/steps/map.js';
 import type { EngineConfig } from '../../../src/engine/types.js';
 import { expectRows, makeConfig, makeContext, makeTable } from '../../support/rows.js';
@@ -70,5 +70,18 @@ describe('combine step', () => {
 
   it('writes numbers (from scripts) as their text', () => {
     expect(combineValues({ field: 'f', method: 'stringAppend', separator: '-', columns: ['a', 'b'] }, [1.5, 'x'])).toBe('1.5-x');
+  });
+});
+
+describe('combiningOrderProblems', () => {
+  it('finds nothing in an order of exactly the field\'s columns, each once, in any order', () => {
+    expect(combiningOrderProblems(['last', 'first'], ['first', 'last'])).toBeUndefined();
+  });
+
+  it('names the first repeat at its second place, the columns that are not the field\'s, and those left out', () => {
+    expect(combiningOrderProblems(['first', 'x', 'first', 'first'], ['first', 'last'])).toEqual({
+      repeated: { column: 'first', at: 2 }, foreign: [{ column: 'x', at: 1 }], leftOut: ['last'],
+    });
+    expect(combiningOrderProblems(['first'], ['first', 'last'])).toEqual({ foreign: [], leftOut: ['last'] });
   });
 });
