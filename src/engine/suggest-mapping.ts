@@ -262,8 +262,8 @@ function calibrate(choices: (Choice | undefined)[], candidates: readonly ScoredP
   choices.forEach((choice, column) => {
     if (!choice) return;
     const rival = rivals.get(`${column},${choice.field}`) ?? NO_RIVAL;
-    // A pair whose values speak against it is not raised, however clear its name.
-    const confidence = choice.score === EXACT_SCORE ? EXACT_SCORE : calibrated(choice.score, doubted.has(column) ? choice.score : rival);
+    const confidence = choice.score === EXACT_SCORE ? EXACT_SCORE
+      : doubted.has(column) ? doubtedConfidence(choice.score) : calibrated(choice.score, rival);
     out.set(column, { field: choice.field, confidence });
   });
   return out;
@@ -280,6 +280,14 @@ function calibrated(score: number, rival: number): number {
   const lift = score < SYNONYM_SCORE ? (SYNONYM_SCORE - score) * LIFT * Math.min(1, Math.max(0, gap / GAP_FOR_FULL_LIFT)) : 0;
   const cap = TIE_CONFIDENCE + TIE_SLOPE * gap;
   return round2(Math.max(MIN_MAPPING_CONFIDENCE, Math.min(score + lift, cap)));
+}
+
+/**
+ * The confidence of a pair whose values speak against it: never raised, however clear its name
+ * or lonely its score, and no surer than a tie (TIE_CONFIDENCE). Never under the bar.
+ */
+function doubtedConfidence(score: number): number {
+  return round2(Math.max(MIN_MAPPING_CONFIDENCE, Math.min(score, TIE_CONFIDENCE)));
 }
 
 /** One column of the sample, for the value shapes (measured on first use). */
