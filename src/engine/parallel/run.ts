@@ -248,9 +248,9 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
     };
     const feed = new Feed(worker, (bytes) => progress(1, bytes));
     if (run.pool.failure) throw new ParallelFallback(`A worker failed: ${run.pool.failure}`);
-    /** The first part (the header's): this thread's from the start, begun while the worker still finds where the others start. */
+    /** The first part (the header's): this thread's from the start, begun even while the worker still finds where the others start (split(true)). */
     const first: CsvPart = { start: 0, end: second };
-    // The other parts, and the worker's job, once the worker has found where they all start.
+    // The other parts, and the worker's job, once where they all start is known.
     const rest = split.all.then((points) => {
       if (points[0] !== second) throw new ParallelFallback(`A worker failed: ${run.pool.failure ?? 'the split points changed'}`);
       const starts = [0, ...points];
