@@ -26,6 +26,8 @@ interface Options {
    * always inside quotes). Without it, notes with line breaks come from the first rows on.
    */
   breaksFrom?: number;
+  /** With breaksFrom: the note's line after that break is a whole record's worth of cells (9, no quote), then a third line closes the note. */
+  recordLikeLine?: boolean;
 }
 
 /** The customers example's columns, with duplicates, missing values, quoted multi-line notes and non-ASCII text. */
@@ -51,7 +53,8 @@ function customersCsv(opts: Options): string {
       ? `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/2024 10:30`
       : `2024-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} ${String(int(24)).padStart(2, '0')}:15:00`;
     const note = opts.breaksFrom === undefined ? pick(notes)
-      : i < opts.breaksFrom ? pick(notes.filter((n) => !n.includes('\n'))) : `"${'long note '.repeat(15)}\nend"`;
+      : i < opts.breaksFrom ? pick(notes.filter((n) => !n.includes('\n')))
+        : `"${'long note '.repeat(15)}\n${opts.recordLikeLine ? `${'cell,'.repeat(8)}cell\n` : ''}end"`;
     const cells = [rowId, pick(first), pick(last), email, pick(amounts), pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, note];
     if (i === opts.badRow) cells.push('extra');
     lines.push(cells.join(','));
@@ -114,26 +117,31 @@ describe('import dry-run with two threads', () => {
     expect(jb.report).toEqual(ja.report);
   }, 120_000);
 
-  /** Runs a generated file both ways: the default run takes `path` and gives one thread's bytes and report. */
-  async function sameAsOneThread(opts: Options, path: 'engine: 2 threads' | 'engine: fell back to 1 thread') {
+  /** Runs a generated file both ways: the default run says `said` (and not `unsaid`) and gives one thread's bytes and report. */
+  async function sameAsOneThread(opts: Options, said: string[], unsaid: string[] = []) {
     const dir = await setup(opts);
     const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
     expect(two.exitCode, two.stderr).toBe(0);
-    expect(two.stderr).toContain(path);
+    for (const line of said) expect(two.stderr).toContain(line);
+    for (const line of unsaid) expect(two.stderr).not.toContain(line);
     expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
     expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
   }
 
   it('falls back to one thread when slash dates first appear after the sample', async () => {
-    await sameAsOneThread({ rows: 110_000, slashFrom: 60_000 }, 'engine: fell back to 1 thread');
+    await sameAsOneThread({ rows: 110_000, slashFrom: 60_000 }, ['engine: fell back to 1 thread']);
   }, 120_000);
 
   it('splits a file whose sample has no quoted line break at the first line breaks past the aims, with the same bytes', async () => {
-    await sameAsOneThread({ rows: 110_000, breaksFrom: 110_000 }, 'engine: 2 threads');
+    await sameAsOneThread({ rows: 110_000, breaksFrom: 110_000 }, ['engine: 2 threads'], ['quote parity', 'fell back']);
   }, 120_000);
 
-  it('falls back to one thread when quoted line breaks first appear after the sample, at a part\'s start', async () => {
-    await sameAsOneThread({ rows: 110_000, breaksFrom: 20_000 }, 'engine: fell back to 1 thread');
+  it('finds the parts\' starts from the quote parity when quoted line breaks first appear after the sample and a line at a start is no whole record', async () => {
+    await sameAsOneThread({ rows: 110_000, breaksFrom: 20_000 }, ['engine: parts found from the quote parity', 'engine: 2 threads'], ['fell back']);
+  }, 120_000);
+
+  it('falls back to one thread when a part starts inside a quoted field, at a line that reads as a whole record', async () => {
+    await sameAsOneThread({ rows: 110_000, breaksFrom: 95_000, recordLikeLine: true }, ['engine: fell back to 1 thread'], ['quote parity']);
   }, 120_000);
 
   it('reports a bad row in the second half exactly as one thread does', async () => {

@@ -36,12 +36,17 @@ import { claimNext, newClaims } from './claims.js';
 import type { BatchData, PartDone, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { runPart, type PartBatch } from './part.js';
 import { spillDir } from './spill.js';
-import { isUtf16, splitPoints } from './split.js';
+import { isUtf16, looksLikeRecordStarts, splitPoints } from './split.js';
 
 /** Says why the parallel path was not taken (IMPORT_ENGINE_TRACE=1), and gives runParallel's "not taken". */
 function notTaken(reason: string): undefined {
-  if (process.env.IMPORT_ENGINE_TRACE === '1') process.stderr.write(`engine: 1 thread (${reason})\n`);
+  trace(`engine: 1 thread (${reason})`);
   return undefined;
+}
+
+/** With IMPORT_ENGINE_TRACE=1, says on stderr what the parallel path did (for tests and benchmarks). */
+function trace(message: string): void {
+  if (process.env.IMPORT_ENGINE_TRACE === '1') process.stderr.write(message + '\n');
 }
 
 /** Why a started parallel run gave up (a worker failed): the caller runs the job sequentially, which gives the exact result or error. */
@@ -88,9 +93,11 @@ export interface WorkerPool {
   /**
    * Where the parts after the first start (split.ts): with `quotes`, found by the worker from the
    * quote parity, the second part's start first on its own (`second`); without, found here at once
-   * (the first line break past each aim). Empty when the file cannot be split or the worker failed.
+   * (the first line break past each aim), unless a line there does not read as a whole record of
+   * `line.width` cells, when the worker's scan finds them after all. Empty when the file cannot be
+   * split or the worker failed.
    */
-  split(quotes: boolean): { second: Promise<number | undefined>; all: Promise<number[]> };
+  split(quotes: boolean, line: { delimiter: string; width: number }): { second: Promise<number | undefined>; all: Promise<number[]> };
   /** Stops the workers (safe to call more than once). */
   terminate(): Promise<void>;
   /** Set when a worker failed or exited before runParallel listened. */
@@ -112,10 +119,14 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
   const aims = partAims(input.size);
   pool = {
     worker,
-    split(quotes) {
+    split(quotes, line) {
       if (!quotes) {
-        const all = splitPoints(file.path, input.size, aims, 0, false);
-        return { second: all.then((points) => points[0]), all };
+        const taken = splitPoints(file.path, input.size, aims, 0, false).then((points) => (
+          looksLikeRecordStarts(file.path, points, line.delimiter, line.width)
+            ? { second: Promise.resolve(points[0]), all: Promise.resolve(points) }
+            : (trace('engine: parts found from the quote parity (a line at a part\'s start is no whole record)'), pool.split(true, line))
+        ));
+        return { second: taken.then((found) => found.second), all: taken.then((found) => found.all) };
       }
       let second!: (at: number | undefined) => void;
       const secondFound = new Promise<number | undefined>((resolve) => { second = resolve; });
@@ -185,11 +196,13 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
   const orders = await sampleOrders(run);
   if (!orders) return notTaken('a slash-date order the sample does not decide');
   // Parts start at record boundaries. When the sample's values hold no line break, the first line
-  // break past each aimed byte is taken at once; the worker's scan of the quote parity over the
-  // whole file (0.1-0.5 s before it could start a part) is left to files that need it. Either
-  // way a part that ends inside a quoted field is an unclosed quote to its reader, and the run
-  // then goes sequential (a line break in a quoted field past the sample, at a part's start).
-  const split = run.pool.split(run.sample.some((row) => row.some((value) => typeof value === 'string' && value.includes('\n'))));
+  // break past each aimed byte is taken at once, if the line there reads as a whole record; the
+  // worker's scan of the quote parity over the whole file (0.1-0.5 s before it could start a
+  // part) is left to files that need it. Either way a part that ends inside a quoted field is an
+  // unclosed quote to its reader, and the run then goes sequential (a line break in a quoted field
+  // past the sample, at a part's start, followed by a line that reads as a record).
+  const quotedBreaks = run.sample.some((row) => row.some((value) => typeof value === 'string' && value.includes('\n')));
+  const split = run.pool.split(quotedBreaks, { delimiter: sniffed.delimiter, width: run.columns.length });
   // Used up: emptied (runJob's reference too) so its rows can go while the workers run.
   run.sample.length = 0;
 

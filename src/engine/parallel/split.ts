@@ -65,6 +65,45 @@ export async function splitPoints(path: string, size: number, aims: number[], fr
   }
 }
 
+/** Longest line looked at past a part's start (looksLikeRecordStarts). */
+const LINE_LOOK = 1 << 20;
+
+/**
+ * Whether the line at each of `starts` (line breaks taken without counting quotes) reads as one
+ * whole record: an even number of quotes and exactly `width - 1` delimiters outside them before
+ * the next line break (or the file's end), within LINE_LOOK bytes. A line break inside a quoted
+ * field is then almost always told: what follows it closes the field with a single quote, or is no
+ * whole record. A record that itself holds a quoted line break fails too, which only costs the scan.
+ */
+export function looksLikeRecordStarts(path: string, starts: readonly number[], delimiter: string, width: number): boolean {
+  const d = delimiter.charCodeAt(0);
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafeSlow(CHUNK);
+    for (const start of starts) {
+      let inQuotes = false;
+      let delimiters = 0;
+      let ended = false;
+      for (let position = start; !ended;) {
+        if (position - start >= LINE_LOOK) return false;
+        const bytesRead = readSync(fd, buffer, 0, CHUNK, position);
+        if (bytesRead === 0) break;
+        for (let i = 0; i < bytesRead; i++) {
+          const c = buffer[i];
+          if (c === LF) { ended = true; break; }
+          if (c === QUOTE) inQuotes = !inQuotes;
+          else if (c === d && !inQuotes) delimiters++;
+        }
+        position += bytesRead;
+      }
+      if (inQuotes || delimiters !== width - 1) return false;
+    }
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Whether the first `count` words hold an odd number of quote bytes. Per word, the has-zero-byte
  * trick on the word xor four quotes clears a byte's high bit exactly when that byte is a quote;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimNext, newClaims } from '../../../src/engine/parallel/claims.js';
-import { isUtf16, splitPoints } from '../../../src/engine/parallel/split.js';
+import { isUtf16, looksLikeRecordStarts, splitPoints } from '../../../src/engine/parallel/split.js';
 import { droppingRule } from '../../../src/engine/steps/drop-rows.js';
 
 async function file(text: string | Buffer): Promise<{ path: string; size: number }> {
@@ -94,6 +94,24 @@ describe('splitPoints', () => {
     expect(await isUtf16(path)).toBe(true);
     const utf8 = await file('a,b\n');
     expect(await isUtf16(utf8.path)).toBe(false);
+  });
+});
+
+describe('looksLikeRecordStarts', () => {
+  it('trusts lines of exactly the header\'s cells with an even number of quotes, up to the next line break or the end', async () => {
+    const text = 'a,b,c\n1,"x,y",3\n4,5,6';
+    const { path } = await file(text);
+    expect(looksLikeRecordStarts(path, [text.indexOf('1,'), text.indexOf('4,')], ',', 3)).toBe(true);
+  });
+
+  it('doubts a line that closes a quoted field, one with too few or too many cells, and one that runs past 1 MiB', async () => {
+    const text = 'a,b,c\n1,2,"note\nstill the note",3\n4,5\n6,7,8,9\n';
+    const { path } = await file(text);
+    expect(looksLikeRecordStarts(path, [text.indexOf('still')], ',', 3)).toBe(false);
+    expect(looksLikeRecordStarts(path, [text.indexOf('4,')], ',', 3)).toBe(false);
+    expect(looksLikeRecordStarts(path, [text.indexOf('6,')], ',', 3)).toBe(false);
+    const long = await file(`a,b\n${'x'.repeat(1.5 * 1024 * 1024)},y\n`);
+    expect(looksLikeRecordStarts(long.path, [4], ',', 2)).toBe(false);
   });
 });
 
