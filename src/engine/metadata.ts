@@ -29,6 +29,16 @@ export class MetadataCollector {
     this.missing = columns.map(() => []);
   }
 
+  /**
+   * Counts `n` more rows past the sample without their values (a parallel run reads them in its
+   * parts); false, counting nothing, when the sample is not complete, since those rows' values count.
+   */
+  countPastSample(n: number): boolean {
+    if (this.rows < this.limit) return false;
+    this.rows += n;
+    return true;
+  }
+
   /** Takes the next batch of raw rows (values text or null). */
   push(batch: Batch): void {
     const rows = batch.rows;

@@ -359,8 +359,11 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       }
       for (const warning of typeWarnings(ctx.typeEvidence)) ctx.warn(warning);
     }
-    // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are added as a count.
-    if (report.rowsIn > sampled) run.metadata.push({ rows: new Array<Row>(report.rowsIn - sampled), rowNumbers: [] });
+    // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are
+    // added as a count (an array of a million empty rows, as before, was 8 MB at the run's end).
+    if (report.rowsIn > sampled && !run.metadata.countPastSample(report.rowsIn - sampled)) {
+      throw new ParallelFallback('The start metadata had not read its whole sample.');
+    }
     return { columns: table.columns, types: table.types, runWebhook: collector?.body('', table.columns, table.types), profile: profiler?.result() };
   } finally {
     await run.pool.terminate();
