@@ -6,8 +6,8 @@
  * next part's index, moved only by Atomics.add, so no part is taken twice.
  */
 
-/** Claims on `count` parts of which the first `taken` are the main thread's already. */
-export function newClaims(count: number, taken: number): SharedArrayBuffer {
+/** Claims on parts of which the first `taken` are the main thread's already. */
+export function newClaims(taken: number): SharedArrayBuffer {
   const claims = new SharedArrayBuffer(4);
   new Int32Array(claims)[0] = taken;
   return claims;

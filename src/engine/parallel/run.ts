@@ -12,7 +12,7 @@
  * parallel, so other commands do not pay for it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
@@ -35,7 +35,7 @@ import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '
 import { claimNext, newClaims } from './claims.js';
 import type { BatchData, PartDone, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { runPart, type PartBatch } from './part.js';
-import { spillDir } from './spill.js';
+import { spillDir, writeAll } from './spill.js';
 import { isUtf16, looksLikeRecordStarts, splitPoints } from './split.js';
 
 /** Says why the parallel path was not taken (IMPORT_ENGINE_TRACE=1), and gives runParallel's "not taken". */
@@ -240,17 +240,11 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       collectRows: run.collectDataTable || run.sendRows || run.profile, rejects: Boolean(ctx.rejects),
     };
     const spillFd = openSpill();
-    let buffer = Buffer.allocUnsafeSlow(1 << 20);
-    /** A batch's text and data, read back from the spill file (the text into the one reused buffer). */
+    const spilled = new SpillReader(spillFd, 1 << 20);
+    /** A batch's text and data, read back from the worker's spill file. */
     const read = (message: SpilledBatch): PartBatch => {
-      const total = message.length + message.dataLength;
-      if (buffer.length < total) buffer = Buffer.allocUnsafeSlow(total);
-      for (let got = 0; got < total;) {
-        const n = readSync(spillFd, buffer, got, total - got, message.at + got);
-        if (n === 0) throw new ParallelFallback('A spill file ended early.');
-        got += n;
-      }
-      return { text: buffer.subarray(0, message.length), data: deserialize(buffer.subarray(message.length, total)) as BatchData };
+      const bytes = spilled.read(message.at, message.length + message.dataLength);
+      return { text: bytes.subarray(0, message.length), data: deserialize(bytes.subarray(message.length)) as BatchData };
     };
     const seen = [0, 0];
     let reported = 0;
@@ -270,7 +264,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       const parts = starts.map((start, i): CsvPart => (i === 0 ? first : {
         start, end: starts[i + 1] ?? run.input.size, preset: { columns: run.columns, ...sniffed },
       }));
-      const claims = newClaims(parts.length, 1);
+      const claims = newClaims(1);
       worker.postMessage({ ...base, parts, claims, spill: spillFd } satisfies WorkerJob);
       return { parts, claims };
     });
@@ -545,12 +539,14 @@ class Feed {
 class HeldBatches {
   private end = 0;
   private batches: { at: number; length: number; data: BatchData }[] = [];
-  private buffer = Buffer.allocUnsafeSlow(1 << 16);
+  private readonly reader: SpillReader;
 
-  constructor(private readonly fd: number) {}
+  constructor(private readonly fd: number) {
+    this.reader = new SpillReader(fd, 1 << 16);
+  }
 
   add({ text, data }: PartBatch): void {
-    for (let done = 0; done < text.length;) done += writeSync(this.fd, text, done, text.length - done, this.end + done);
+    writeAll(this.fd, text, this.end);
     this.batches.push({ at: this.end, length: text.length, data });
     this.end += text.length;
   }
@@ -559,15 +555,27 @@ class HeldBatches {
   *take(): Generator<PartBatch> {
     const batches = this.batches;
     this.batches = [];
-    for (const { at, length, data } of batches) {
-      if (this.buffer.length < length) this.buffer = Buffer.allocUnsafeSlow(length);
-      for (let got = 0; got < length;) {
-        const n = readSync(this.fd, this.buffer, got, length - got, at + got);
-        if (n === 0) throw new ParallelFallback('A spill file ended early.');
-        got += n;
-      }
-      yield { text: this.buffer.subarray(0, length), data };
-    }
+    for (const { at, length, data } of batches) yield { text: this.reader.read(at, length), data };
     this.end = 0;
+  }
+}
+
+/** Reads a spill file back into one reused buffer, grown as needed; a file that ends early makes the run fall back. */
+class SpillReader {
+  private buffer: Buffer;
+
+  constructor(private readonly fd: number, size: number) {
+    this.buffer = Buffer.allocUnsafeSlow(size);
+  }
+
+  /** `length` bytes at `at`: valid until the next read. */
+  read(at: number, length: number): Buffer {
+    if (this.buffer.length < length) this.buffer = Buffer.allocUnsafeSlow(length);
+    for (let got = 0; got < length;) {
+      const n = readSync(this.fd, this.buffer, got, length - got, at + got);
+      if (n === 0) throw new ParallelFallback('A spill file ended early.');
+      got += n;
+    }
+    return this.buffer.subarray(0, length);
   }
 }

@@ -3,12 +3,12 @@
  * taking the next part in file order as the main thread (run.ts) does (claims.ts), and appends
  * each batch's text and data to its spill file, sending the main thread a small notice per batch.
  */
-import { writeSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { claimNext } from './claims.js';
 import type { BatchMessage, DoneMessage, EndMessage, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { runPart } from './part.js';
+import { writeAll } from './spill.js';
 import { splitPoints } from './split.js';
 
 const port = parentPort!;
@@ -56,9 +56,4 @@ async function run(job: WorkerJob): Promise<void> {
     before += range.end - range.start;
   }
   port.postMessage({ type: 'end' } satisfies EndMessage);
-}
-
-/** Appends all of `bytes` to a file (at its descriptor's offset, which only this thread moves: the main thread reads at positions). */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
 }

@@ -117,7 +117,7 @@ describe('looksLikeRecordStarts', () => {
 
 describe('claims', () => {
   it('gives each part once, in file order, after the ones already taken, then -1', () => {
-    const claims = newClaims(4, 1);
+    const claims = newClaims(1);
     expect([claimNext(claims, 4), claimNext(claims, 4), claimNext(claims, 4)]).toEqual([1, 2, 3]);
     expect(claimNext(claims, 4)).toBe(-1);
     expect(claimNext(claims, 4)).toBe(-1);
