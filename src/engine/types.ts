@@ -106,6 +106,21 @@ export function ownsRows(batch: Batch, ctx: Pick<StepContext, 'rejects'>): boole
   return batch.owned === true && ctx.rejects === undefined;
 }
 
+/**
+ * The batches of `input`, each passed through `each`; a batch `each` gives undefined for (all its
+ * rows dropped) is skipped. The per-batch steps and the parallel parts all stream through this one
+ * generator function, made once: a generator function written inside a step's `apply` is a new
+ * function for every table, and V8 gives each function's generator objects their own shape, so
+ * the step reading them had its optimised code thrown away and compiled again for every part of
+ * a parallel run (1.7 s of compiling in a 1M-row run on two threads, 0.8 s on one).
+ */
+export async function* eachBatch(input: AsyncIterable<Batch>, each: (batch: Batch) => Batch | undefined): AsyncGenerator<Batch> {
+  for await (const batch of input) {
+    const out = each(batch);
+    if (out !== undefined) yield out;
+  }
+}
+
 /** Everything a step may need besides its own config. */
 export interface StepContext {
   schema: PipelineSchema;

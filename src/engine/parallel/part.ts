@@ -9,7 +9,7 @@ import { RejectOrderer, type Reject } from '../rejects.js';
 import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
-import { emptyReport, emptyTypeEvidence, type Batch, type StepContext, type Table } from '../types.js';
+import { eachBatch, emptyReport, emptyTypeEvidence, type StepContext, type Table } from '../types.js';
 import { CsvEncoder, rowFormat } from '../write/csv.js';
 import { newFixes, SheetEncoder, sheetFormat } from '../write/xlsx.js';
 import type { BatchData, PartDone, PartSettings, RuleOutcome } from './protocol.js';
@@ -58,9 +58,7 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
   let rowsRead = 0;
   let table: Table = {
     ...raw,
-    batches: (async function* counted(): AsyncGenerator<Batch> {
-      for await (const batch of raw.batches) { rowsRead += batch.rows.length; yield batch; }
-    })(),
+    batches: eachBatch(raw.batches, (batch) => { rowsRead += batch.rows.length; return batch; }),
   };
   const from = STEPS.findIndex((s) => s.name === 'map');
   const to = STEPS.findIndex((s) => s.name === 'drop-rows');
@@ -73,12 +71,10 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
       const typed = table;
       table = {
         ...typed,
-        batches: (async function* releasing(): AsyncGenerator<Batch> {
-          for await (const batch of typed.batches) {
-            if (rejects.waiting >= MAX_HELD_REJECTS) (heldRejects ??= []).push(...takeRejects()!);
-            yield batch;
-          }
-        })(),
+        batches: eachBatch(typed.batches, (batch) => {
+          if (rejects.waiting >= MAX_HELD_REJECTS) (heldRejects ??= []).push(...takeRejects()!);
+          return batch;
+        }),
       };
     }
   }

@@ -656,27 +656,38 @@ export async function tableOf(events: AsyncGenerator<TableEvent>): Promise<Table
   const first = await events.next();
   if (first.done || !('columns' in first.value)) throw new Error('The reader yielded no header.');
   const { columns, notes } = first.value;
-  let used = false;
   return {
     columns,
     types: columns.map(() => undefined),
     ...(notes?.length ? { notes } : {}),
-    batches: {
-      async *[Symbol.asyncIterator]() {
-        if (used) throw new Error('A table\'s batches can be read only once.');
-        used = true;
-        try {
-          for (;;) {
-            const next = await events.next();
-            if (next.done) return;
-            if ('batch' in next.value) yield next.value.batch;
-          }
-        } finally {
-          await events.return(undefined);
-        }
-      },
-    },
+    batches: new EventBatches(events),
   };
+}
+
+/** A reader's batches, which can be read once (a class, so every table's share one shape: see eachBatch). */
+class EventBatches implements AsyncIterable<Batch> {
+  private used = false;
+
+  constructor(private readonly events: AsyncGenerator<TableEvent>) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Batch> {
+    if (this.used) throw new Error('A table\'s batches can be read only once.');
+    this.used = true;
+    return batchesOf(this.events);
+  }
+}
+
+/** The batches among a reader's events; the reader is closed when the reading stops. */
+async function* batchesOf(events: AsyncGenerator<TableEvent>): AsyncGenerator<Batch> {
+  try {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return;
+      if ('batch' in next.value) yield next.value.batch;
+    }
+  } finally {
+    await events.return(undefined);
+  }
 }
 
 /** A CSV or TSV file as an input source; `tab` forces the tab delimiter (.tsv). */

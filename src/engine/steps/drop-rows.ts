@@ -8,7 +8,7 @@ import { ROW_DROPPING_METHODS, type RowDroppingMethod, type RowDroppingRule } fr
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import type { RejectOrigin } from '../rejects.js';
-import { REPORT_FIRST_ROWS, type Batch, type DropCount, type EngineConfig, type Report, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { eachBatch, REPORT_FIRST_ROWS, type Batch, type DropCount, type EngineConfig, type Report, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { fieldIndex } from './map.js';
 
 /** What a drop rule is, for rejected-row listings (rejects.ts). */
@@ -180,19 +180,17 @@ export const dropRows: Step = {
       const rule = active[i];
       return rule.method === 'missingValues' ? hasAll(rule.indices, row) : !rule.seen.isRepeat(row);
     };
-    async function* batches(): AsyncGenerator<Batch> {
-      for await (const batch of input.batches) {
-        const rows: Row[] = [];
-        const rowNumbers: number[] = [];
-        for (let r = 0; r < batch.rows.length; r++) {
-          row = batch.rows[r];
-          const dropper = droppingRule(active.length, keeps);
-          if (dropper >= 0) active[dropper].count(batch.rowNumbers[r], row);
-          else { rows.push(row); rowNumbers.push(batch.rowNumbers[r]); }
-        }
-        if (rows.length > 0) yield { rows, rowNumbers };
+    const dropFromBatch = (batch: Batch): Batch | undefined => {
+      const rows: Row[] = [];
+      const rowNumbers: number[] = [];
+      for (let r = 0; r < batch.rows.length; r++) {
+        row = batch.rows[r];
+        const dropper = droppingRule(active.length, keeps);
+        if (dropper >= 0) active[dropper].count(batch.rowNumbers[r], row);
+        else { rows.push(row); rowNumbers.push(batch.rowNumbers[r]); }
       }
-    }
-    return { columns: input.columns, types: input.types, batches: batches() };
+      return rows.length > 0 ? { rows, rowNumbers } : undefined;
+    };
+    return { columns: input.columns, types: input.types, batches: eachBatch(input.batches, dropFromBatch) };
   },
 };

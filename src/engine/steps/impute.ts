@@ -6,7 +6,7 @@ import { IMPUTE_METHODS, type DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
-import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { eachBatch, ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { dropCounter, type DropCounter } from './drop-rows.js';
 import { fieldIndex } from './map.js';
 import { dataTypeOf } from './types.js';
@@ -85,30 +85,28 @@ export const impute: Step = {
     }
     if (fills.length + drops.length === 0) return input;
     const filled = ctx.report.filled;
-    async function* batches(): AsyncGenerator<Batch> {
-      for await (const batch of input.batches) {
-        const rows: Row[] = [];
-        const rowNumbers: number[] = [];
-        const inPlace = ownsRows(batch, ctx);
-        rowLoop: for (let r = 0; r < batch.rows.length; r++) {
-          const row = batch.rows[r];
-          // Drops first, so a dropped row is not counted as filled.
-          for (const drop of drops) {
-            if (isMissing(row[drop.index])) { drop.count(batch.rowNumbers[r], row); continue rowLoop; }
-          }
-          let out = row;
-          for (const fill of fills) {
-            if (!isMissing(row[fill.index])) continue;
-            if (out === row && !inPlace) out = row.slice();
-            out[fill.index] = fill.value;
-            filled[fill.field] = (filled[fill.field] ?? 0) + 1;
-          }
-          rows.push(out);
-          rowNumbers.push(batch.rowNumbers[r]);
+    const imputeBatch = (batch: Batch): Batch | undefined => {
+      const rows: Row[] = [];
+      const rowNumbers: number[] = [];
+      const inPlace = ownsRows(batch, ctx);
+      rowLoop: for (let r = 0; r < batch.rows.length; r++) {
+        const row = batch.rows[r];
+        // Drops first, so a dropped row is not counted as filled.
+        for (const drop of drops) {
+          if (isMissing(row[drop.index])) { drop.count(batch.rowNumbers[r], row); continue rowLoop; }
         }
-        if (rows.length > 0) yield { rows, rowNumbers, owned: batch.owned };
+        let out = row;
+        for (const fill of fills) {
+          if (!isMissing(row[fill.index])) continue;
+          if (out === row && !inPlace) out = row.slice();
+          out[fill.index] = fill.value;
+          filled[fill.field] = (filled[fill.field] ?? 0) + 1;
+        }
+        rows.push(out);
+        rowNumbers.push(batch.rowNumbers[r]);
       }
-    }
-    return { columns: input.columns, types: input.types, batches: batches() };
+      return rows.length > 0 ? { rows, rowNumbers, owned: batch.owned } : undefined;
+    };
+    return { columns: input.columns, types: input.types, batches: eachBatch(input.batches, imputeBatch) };
   },
 };

@@ -5,7 +5,7 @@
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import type { Batch, EngineConfig, Row, Step, StepContext, Table, Value } from '../types.js';
+import { eachBatch, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { combineValues, resolveCombining, type CombineSpec } from './combine.js';
 
 /** Where each output column's value comes from. */
@@ -117,14 +117,12 @@ export const map: Step = {
   },
   apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
     const { fields, sources } = planMapping(input.columns, config, ctx);
-    async function* batches(): AsyncGenerator<Batch> {
-      for await (const batch of input.batches) {
-        const rows = new Array<Row>(batch.rows.length);
-        for (let r = 0; r < rows.length; r++) rows[r] = mapRow(batch.rows[r], sources);
-        yield { rows, rowNumbers: batch.rowNumbers, owned: true };
-      }
-    }
+    const mapBatch = (batch: Batch): Batch => {
+      const rows = new Array<Row>(batch.rows.length);
+      for (let r = 0; r < rows.length; r++) rows[r] = mapRow(batch.rows[r], sources);
+      return { rows, rowNumbers: batch.rowNumbers, owned: true };
+    };
     // Types are set by the data-type step, which comes after mapping.
-    return { columns: fields, types: fields.map(() => undefined), batches: batches() };
+    return { columns: fields, types: fields.map(() => undefined), batches: eachBatch(input.batches, mapBatch) };
   },
 };

@@ -9,7 +9,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { compileRegex } from '../regex.js';
-import { ownsRows, REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
+import { eachBatch, ownsRows, REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
 import { fieldIndex } from './map.js';
 
 const ALL_CASINGS: readonly Casing[] = [...CASINGS, ...READ_ONLY_CASINGS];
@@ -281,12 +281,10 @@ export const text: Step = {
       }
       return out;
     };
-    async function* batches(): AsyncGenerator<Batch> {
-      for await (const batch of input.batches) {
-        const inPlace = ownsRows(batch, ctx);
-        yield { rows: batch.rows.map((row) => processRow(row, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
-      }
-    }
-    return { columns: input.columns, types: input.types, batches: batches() };
+    const processBatch = (batch: Batch): Batch => {
+      const inPlace = ownsRows(batch, ctx);
+      return { rows: batch.rows.map((row) => processRow(row, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
+    };
+    return { columns: input.columns, types: input.types, batches: eachBatch(input.batches, processBatch) };
   },
 };

@@ -256,9 +256,6 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         return { rows, rowNumbers: batch.rowNumbers, owned: batch.owned };
       };
 
-      /** Date columns whose slash values must wait for a decision. */
-      const waiting = (): DateColumn[] => dateColumns.filter((c) => c.dayFirst === undefined && c.sawSlash);
-
       /** Decides every open date column over the whole input by re-reading it; false when the input cannot be re-read. */
       const decideByRereading = async (): Promise<boolean> => {
         const again = await ctx.reopen?.('types', config);
@@ -273,28 +270,9 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         return true;
       };
 
-      async function* batches(): AsyncGenerator<Batch> {
-        let held: Batch[] = [];
-        let heldRows = 0;
-        let reread = false;
-        for await (const batch of input.batches) {
-          for (const column of dateColumns) if (column.dayFirst === undefined) scanSlashOrder(column, batch.rows);
-          held.push(batch);
-          heldRows += batch.rows.length;
-          if (dateColumns.length > 0 && waiting().length > 0) {
-            if (heldRows < holdRows || reread) continue;
-            reread = true; // once: without a reopen, rows are held to the end (the input is in memory already)
-            if (!(await decideByRereading())) continue;
-          }
-          for (const h of held) yield convertBatch(h);
-          held = [];
-          heldRows = 0;
-        }
-        // End of input with no day-first value: month-first.
-        for (const column of dateColumns) if (column.dayFirst === undefined) column.dayFirst = false;
-        for (const h of held) yield convertBatch(h);
-        // What the columns showed goes to the run's evidence, warned once every part has passed;
-        // a step run on its own (no evidence to merge into) warns here.
+      /** At the end of the input: what the columns showed goes to the run's evidence. */
+      const finish = (): void => {
+        // Warned once every part has passed; a step run on its own (no evidence to merge into) warns here.
         const evidence = ctx.typeEvidence ?? emptyTypeEvidence();
         const part = emptyTypeEvidence();
         for (const column of numberColumns) {
@@ -309,8 +287,46 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         }
         mergeTypeEvidence(evidence, part, 0);
         if (!ctx.typeEvidence) for (const warning of typeWarnings(evidence)) ctx.warn(warning);
-      }
-      return { columns: input.columns, types: outTypes, batches: batches() };
+      };
+      return { columns: input.columns, types: outTypes, batches: typedBatches(input.batches, { dateColumns, holdRows, convertBatch, decideByRereading, finish }) };
     },
   };
+}
+
+/** What the data-type step's batches need from its apply (see typedBatches). */
+interface TypesRun {
+  dateColumns: DateColumn[];
+  holdRows: number;
+  convertBatch(batch: Batch): Batch;
+  decideByRereading(): Promise<boolean>;
+  finish(): void;
+}
+
+/**
+ * The data-type step's batches: converted as they come, but held while a date column has slash
+ * values and no decided order (see typesStep). Made once at module level, like eachBatch.
+ */
+async function* typedBatches(input: AsyncIterable<Batch>, run: TypesRun): AsyncGenerator<Batch> {
+  const { dateColumns, holdRows } = run;
+  let held: Batch[] = [];
+  let heldRows = 0;
+  let reread = false;
+  for await (const batch of input) {
+    for (const column of dateColumns) if (column.dayFirst === undefined) scanSlashOrder(column, batch.rows);
+    held.push(batch);
+    heldRows += batch.rows.length;
+    // Date columns whose slash values must wait for a decision.
+    if (dateColumns.some((c) => c.dayFirst === undefined && c.sawSlash)) {
+      if (heldRows < holdRows || reread) continue;
+      reread = true; // once: without a reopen, rows are held to the end (the input is in memory already)
+      if (!(await run.decideByRereading())) continue;
+    }
+    for (const h of held) yield run.convertBatch(h);
+    held = [];
+    heldRows = 0;
+  }
+  // End of input with no day-first value: month-first.
+  for (const column of dateColumns) if (column.dayFirst === undefined) column.dayFirst = false;
+  for (const h of held) yield run.convertBatch(h);
+  run.finish();
 }

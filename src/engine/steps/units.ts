@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { formatDate, parseDate, shiftDate, shiftIsoDateTime } from '../parse.js';
-import { ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table } from '../types.js';
+import { eachBatch, ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table } from '../types.js';
 import { fieldIndex } from './map.js';
 
 /** What a unit measures; `timezone` is the seed's UTC delta. */
@@ -182,12 +182,10 @@ export const units: Step = {
   apply(input, config, ctx) {
     const conversions = plan(input, config, ctx);
     if (conversions.length === 0) return input;
-    async function* batches(): AsyncGenerator<Batch> {
-      for await (const batch of input.batches) {
-        const inPlace = ownsRows(batch, ctx);
-        yield { rows: batch.rows.map((row) => convertRow(row, conversions, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
-      }
-    }
-    return { columns: input.columns, types: input.types, batches: batches() };
+    const convertBatch = (batch: Batch): Batch => {
+      const inPlace = ownsRows(batch, ctx);
+      return { rows: batch.rows.map((row) => convertRow(row, conversions, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
+    };
+    return { columns: input.columns, types: input.types, batches: eachBatch(input.batches, convertBatch) };
   },
 };
