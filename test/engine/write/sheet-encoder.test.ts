@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newFixes, SheetEncoder, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
+import { escapeText, newFixes, SheetEncoder, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
 
 /** One text cell's XML as SheetEncoder writes it in row 2. */
 function textCell(value: string): string {
@@ -13,6 +13,19 @@ describe('SheetEncoder', () => {
     expect(textCell('a longer text with <tags> & more')).toBe(' t="inlineStr"><is><t>a longer text with &lt;tags&gt; &amp; more</t></is></c>');
     expect(textCell('é<è')).toBe(' t="inlineStr"><is><t>é&lt;è</t></is></c>');
     expect(textCell('a\rb')).toBe(' t="inlineStr"><is><t>a&#13;b</t></is></c>');
+  });
+
+  it('finds each character that needs escaping at every place in short and long ASCII text, and lets tab and LF through', () => {
+    // The bytes are checked four at a time: every offset in a word, every length around the words.
+    const specials = ['&', '<', '>', '\r', '\x01', '\x1f', '_x0041_', '\t', '\n', '_', '_y'];
+    for (const special of specials) {
+      for (let before = 1; before <= 9; before++) {
+        for (const after of [1, 2, 3, 4, 5, 9]) {
+          const value = 'a'.repeat(before) + special + 'b'.repeat(after);
+          expect(textCell(value), JSON.stringify(value)).toBe(` t="inlineStr"><is><t>${escapeText(value, newFixes())}</t></is></c>`);
+        }
+      }
+    }
   });
 
   it('escapes _xHHHH_ only, wherever it falls in the text', () => {
