@@ -69,6 +69,21 @@ describe('CSV writer', () => {
     expect(await readFile(path, 'utf8')).toBe('a,b,c,d\n"Zoë, Ana","say “hi” ""x"""," ü",😀\n"ü\n",ß,"a😀,",日本\n');
   });
 
+  it('quotes by the same rule text copied in JavaScript and text encoded by Node, at every length around the limit', () => {
+    // Text up to 48 units is copied and checked in one pass; longer text is encoded, then checked.
+    const format = rowFormat(['a', 'b'], [undefined, undefined]);
+    for (const special of [',', '"', '\n', '\r', ' ', 'é', 'x']) {
+      for (let length = 1; length <= 60; length++) {
+        for (const at of [0, Math.floor(length / 2), length - 1]) {
+          const value = 'a'.repeat(at) + special + 'b'.repeat(Math.max(0, length - at - 1));
+          const encoder = new CsvEncoder(16);
+          encoder.addRows([[value, 'z']], format);
+          expect(encoder.buffer.toString('utf8', 0, encoder.length), JSON.stringify(value)).toBe(`${csvField(value)},z\n`);
+        }
+      }
+    }
+  });
+
   it('gives each line\'s end in bytes and grows past its first buffer', () => {
     const encoder = new CsvEncoder(8);
     const long = 'x'.repeat(100);
