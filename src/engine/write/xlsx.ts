@@ -197,8 +197,8 @@ for (const c of [38, 60, 62]) ASCII_SPECIAL[c] = 1;
 const UNDERSCORE = 95;
 const LOWER_X = 120;
 
-/** Cells shorter than this are copied in JavaScript; longer ones by Node (as in CsvEncoder). */
-const SHORT_TEXT = 13;
+/** Text cells up to this many units are copied (and checked) in JavaScript; longer ones are encoded by Node (as in CsvEncoder). */
+const COPIED_TEXT = 48;
 /** Bytes a cell needs besides its text: opening, slot, type, closing. */
 const CELL_ROOM = 96;
 /** The most UTF-8 bytes escapeText makes of one UTF-16 unit (`_` of `_xHHHH_` becomes `_x005F_`). */
@@ -379,18 +379,25 @@ function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fi
   const n = body.length;
   let written = 0;
   let special = false;
-  if (n < SHORT_TEXT) {
+  if (n <= COPIED_TEXT) {
+    // Copied here (a native call costs more), each character checked as it is copied: one that
+    // may need escaping (ASCII_SPECIAL, `_`) sends the text to the exact check.
+    let maybe = false;
     for (; written < n; written++) {
       const c = body.charCodeAt(written);
       if (c >= 128) break;
       buf[at + written] = c;
+      if (ASCII_SPECIAL[c] === 1 || c === UNDERSCORE) maybe = true;
     }
-    if (written < n) written = (buf as FastBuffer).utf8Write(body, at);
-  } else written = (buf as FastBuffer).utf8Write(body, at);
-  if (written === n) {
+    if (written < n) {
+      written = (buf as FastBuffer).utf8Write(body, at);
+      special = SPECIAL.test(body);
+    } else special = maybe && bytesNeedEscape(buf, at, at + n, at + n);
+  } else {
+    written = (buf as FastBuffer).utf8Write(body, at);
     // ASCII: one byte per unit, so the bytes tell whether it needs escaping.
-    special = asciiNeedsEscape(view, buf, at, at + n);
-  } else special = SPECIAL.test(body);
+    special = written === n ? asciiNeedsEscape(view, buf, at, at + n) : SPECIAL.test(body);
+  }
   if (special) written = (buf as FastBuffer).utf8Write(escapeText(body, fixes), at);
   return putTag(view, buf, at + written, TEXT_CLOSE);
 }

@@ -16,10 +16,11 @@ describe('SheetEncoder', () => {
   });
 
   it('finds each character that needs escaping at every place in short and long ASCII text, and lets tab and LF through', () => {
-    // The bytes are checked four at a time: every offset in a word, every length around the words.
+    // Text up to 48 units is checked as it is copied; longer text four bytes at a time after Node
+    // wrote it: every offset in a word, every length around the words, on both sides of 48.
     const specials = ['&', '<', '>', '\r', '\x01', '\x1f', '_x0041_', '\t', '\n', '_', '_y'];
     for (const special of specials) {
-      for (let before = 1; before <= 9; before++) {
+      for (const before of [1, 2, 3, 4, 5, 6, 7, 8, 9, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52]) {
         for (const after of [1, 2, 3, 4, 5, 9]) {
           const value = 'a'.repeat(before) + special + 'b'.repeat(after);
           expect(textCell(value), JSON.stringify(value)).toBe(` t="inlineStr"><is><t>${escapeText(value, newFixes())}</t></is></c>`);
