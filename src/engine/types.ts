@@ -112,7 +112,7 @@ export function ownsRows(batch: Batch, ctx: Pick<StepContext, 'rejects'>): boole
  * generator function, made once: a generator function written inside a step's `apply` is a new
  * function for every table, and V8 gives each function's generator objects their own shape, so
  * the step reading them had its optimised code thrown away and compiled again for every part of
- * a parallel run (1.7 s of compiling in a 1M-row run on two threads, 0.8 s on one).
+ * a parallel run (--trace-deopt, 1M rows: 15 such deopts and 26 compiles of the steps' generators).
  */
 export async function* eachBatch(input: AsyncIterable<Batch>, each: (batch: Batch) => Batch | undefined): AsyncGenerator<Batch> {
   for await (const batch of input) {
