@@ -34,7 +34,7 @@ let papa: Papa | undefined;
 /**
  * Papa Parse, loaded on first use so commands that read no CSV do not pay for it. Required, not
  * imported: importing a CommonJS module from ESM first runs Node's export lexer over its 52 KB,
- * which ran hot enough in every thread for V8 to optimise it (about 40 ms of compiling each).
+ * which ran hot enough in every thread for V8 to optimise it (--trace-opt).
  */
 function loadPapa(): Papa {
   papa ??= createRequire(import.meta.url)('papaparse') as Papa;
