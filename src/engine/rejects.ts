@@ -5,11 +5,12 @@
  * RejectOrderer hands them on in input-row order (a row's rejects in step order), whatever the
  * batch sizes or the number of threads, so one input always gives the same list.
  */
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import { orderedObject } from '../contract/json.js';
 import type { Batch, Row, Table, Value } from './types.js';
 import { csvField, csvLine } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
+import { writeAll } from './write/fd.js';
 
 /** Which step rejected: a row-dropping rule (`preset` or `additional`), `impute` (dropMissing), `pivot` (missing pivot value) or `dataType` (a cell emptied). */
 export type RejectOrigin = 'dataType' | 'impute' | 'preset' | 'additional' | 'pivot';
@@ -141,7 +142,7 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
   const flush = () => {
     if (chunk === '') return;
     const bytes = Buffer.from(chunk, 'utf8');
-    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at, position + at);
+    writeAll(fd, bytes, position);
     position += bytes.length;
     chunk = '';
   };

@@ -29,13 +29,14 @@ import {
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
 } from '../types.js';
 import { writeTable } from '../write/index.js';
+import { writeAll } from '../write/fd.js';
 import { engineWorker } from '../worker-thread.js';
 import { PREFORMATTED, type PreformattedBatch } from '../write/csv.js';
 import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '../write/xlsx.js';
 import { claimNext, newClaims } from './claims.js';
 import type { BatchData, PartDone, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { runPart, type PartBatch } from './part.js';
-import { spillDir, writeAll } from './spill.js';
+import { spillDir } from './spill.js';
 import { isUtf16, looksLikeRecordStarts, splitPoints } from './split.js';
 
 /** Says why the parallel path was not taken (IMPORT_ENGINE_TRACE=1), and gives runParallel's "not taken". */

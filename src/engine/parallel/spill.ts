@@ -4,7 +4,7 @@
  * (write/atomic.ts). A kill -9 leaves the folder behind; the next process that spills, and every
  * start of `import serve`, removes the folders of processes that are gone.
  */
-import { lstatSync, mkdirSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, removeOnExit } from '../write/atomic.js';
@@ -51,12 +51,4 @@ export function removeOwnSpills(): void {
   const dir = join(spillRoot(), String(process.pid));
   try { rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ }
   own = undefined;
-}
-
-/**
- * Writes all of `bytes` to a spill file: at `position`, or at the descriptor's offset when none is
- * given (the worker appends so; only that thread moves the offset, the main thread reads at positions).
- */
-export function writeAll(fd: number, bytes: Uint8Array, position?: number): void {
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, position === undefined ? null : position + done);
 }

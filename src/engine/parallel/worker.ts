@@ -8,8 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import { claimNext } from './claims.js';
 import type { BatchMessage, DoneMessage, EndMessage, SplitJob, SplitMessage, WorkerJob } from './protocol.js';
 import { runPart } from './part.js';
-import { writeAll } from './spill.js';
 import { splitPoints } from './split.js';
+import { writeAll } from '../write/fd.js';
 
 const port = parentPort!;
 
@@ -47,6 +47,7 @@ async function run(job: WorkerJob): Promise<void> {
         break;
       }
       const { text, data } = next.value;
+      // Appended at the descriptor's offset, which only this thread moves (the main thread reads at positions).
       writeAll(job.spill, text);
       const serialized = serialize(data);
       writeAll(job.spill, serialized);

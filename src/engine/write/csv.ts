@@ -2,9 +2,10 @@
  * CSV writer (engine.md step 12): UTF-8 without BOM, comma, `\n`, a header row; a field is quoted
  * only when it holds a comma, a quote, CR or LF, or starts or ends with a space.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { DataType } from '../../contract/index.js';
 import type { Batch, Row, Table, Value } from '../types.js';
+import { writeAll } from './fd.js';
 
 /** Whether a text field must be quoted. */
 function needsQuotes(text: string): boolean {
@@ -249,19 +250,18 @@ async function writePreformatted(table: PreformattedTable, path: string): Promis
   const out = Buffer.allocUnsafeSlow(WRITE_CHUNK);
   let used = 0;
   const flush = () => {
-    for (let at = 0; at < used;) at += writeSync(fd, out, at, used - at);
+    writeAll(fd, out.subarray(0, used));
     used = 0;
   };
   let rows = 0;
   try {
-    writeSync(fd, csvLine(table.columns) + '\n');
+    writeAll(fd, Buffer.from(csvLine(table.columns) + '\n'));
     for await (const batch of table.batches) {
       rows += batch.rowNumbers.length;
       for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) {
         if (used + piece.length > out.length) flush();
-        if (piece.length > out.length) {
-          for (let at = 0; at < piece.length;) at += writeSync(fd, piece, at, piece.length - at);
-        } else {
+        if (piece.length > out.length) writeAll(fd, piece);
+        else {
           out.set(piece, used);
           used += piece.length;
         }
@@ -303,9 +303,4 @@ export async function writeCsv(table: Table, path: string): Promise<{ rows: numb
     closeSync(fd);
   }
   return { rows };
-}
-
-/** Writes all of `bytes` at the descriptor's offset. */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
 }

@@ -5,9 +5,9 @@
  * compression runs natively. No ZIP64: an entry or archive past 4 GiB is an error (Excel's own
  * writer and xlsxwriter do the same without an explicit ZIP64 switch).
  */
-import { writeSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { UsageError } from '../../errors.js';
+import { writeAll } from './fd.js';
 
 /** Largest size or offset a ZIP field without ZIP64 holds. */
 const ZIP_MAX = 0xffff_fffe;
@@ -50,14 +50,14 @@ export class ZipWriter {
 
   /** Appends bytes at the end of the archive. */
   write(bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    writeAll(this.fd, bytes);
     this.at += bytes.length;
     if (this.at > ZIP_MAX) throw tooLarge(this.path);
   }
 
   /** Overwrites bytes already written at `position` (an entry's data being completed). */
   patch(position: number, bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, position + done);
+    writeAll(this.fd, bytes, position);
   }
 
   /** Completes an entry: its CRC-32 and uncompressed size; the compressed size is what was written. */
