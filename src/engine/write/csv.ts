@@ -176,17 +176,9 @@ export class CsvEncoder extends ByteBuffer {
             else if (c === 44 || c === 10 || c === 13) quoted = true;
           }
           if (written < n) written = (buf as FastBuffer).utf8Write(s, at);
-          else if (!check) {
-            at += n;
-            continue;
-          }
         } else {
           written = (buf as FastBuffer).utf8Write(s, at);
-          if (!check) {
-            at += written;
-            continue;
-          }
-          if (written === n) {
+          if (check && written === n) {
             for (let p = at, end = at + n; p < end; p++) {
               const c = buf[p];
               if (c === 34) quotes++;
