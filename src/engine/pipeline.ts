@@ -13,7 +13,7 @@ import { STEPS } from './steps/index.js';
 import { typeWarnings } from './steps/types.js';
 import { suggestResources, suggestSheet } from './suggest.js';
 import {
-  emptyReport, emptyTypeEvidence, SAMPLE_ROWS,
+  eachBatch, emptyReport, emptyTypeEvidence, SAMPLE_ROWS,
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
@@ -321,10 +321,7 @@ async function takeSample(table: Table, limit: number): Promise<{ sample: Row[];
 
 /** A table whose batches pass through `see` on their way. */
 function tap(table: Table, see: (batch: Batch) => void): Table {
-  async function* batches(): AsyncGenerator<Batch> {
-    for await (const batch of table.batches) { see(batch); yield batch; }
-  }
-  return { ...table, batches: batches() };
+  return { ...table, batches: eachBatch(table.batches, (batch) => { see(batch); return batch; }) };
 }
 
 /** The schema of a pipeline nobody described: identity suggestions. */

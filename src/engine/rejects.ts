@@ -7,7 +7,7 @@
  */
 import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import { orderedObject } from '../contract/json.js';
-import type { Batch, Row, Table, Value } from './types.js';
+import { eachBatch, type Row, type Table, type Value } from './types.js';
 import { csvField, csvLine } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
 import { writeAll } from './write/fd.js';
@@ -84,13 +84,13 @@ export class RejectOrderer {
  * reported all it will for the rows before it.
  */
 export function releaseRejectsAfter(table: Table, orderer: RejectOrderer): Table {
-  async function* batches(): AsyncGenerator<Batch> {
-    for await (const batch of table.batches) {
+  return {
+    ...table,
+    batches: eachBatch(table.batches, (batch) => {
       if (batch.rowNumbers.length > 0) orderer.release(batch.rowNumbers[0]);
-      yield batch;
-    }
-  }
-  return { ...table, batches: batches() };
+      return batch;
+    }),
+  };
 }
 
 /** The header of a rejects CSV file: fixed columns, then the output's columns. */
