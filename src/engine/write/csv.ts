@@ -44,7 +44,11 @@ export function rowFormat(columns: readonly string[], types: readonly (DataType 
   return { width: columns.length, checked: columns.map((_, i) => types[i] !== 'date_time') };
 }
 
-/** Text cells up to this many units are copied (and checked) in JavaScript; longer ones are encoded by Node. */
+/**
+ * Text cells up to this many units are copied and checked in JavaScript, then quoted in place when
+ * they must be; longer ones that may need quotes are copied with their quotes doubled on the way
+ * (those that never do, date-time columns, are encoded by Node).
+ */
 const COPIED_TEXT = 48;
 
 /** Bytes reserved before writeNumber: a separator, a sign, 15 digits, a point. */
@@ -160,9 +164,8 @@ export class CsvEncoder extends ByteBuffer {
         }
         if (k > 0) buf[at++] = 44;
         if (n === 0) continue;
-        // ASCII text up to COPIED_TEXT units is copied here while it is checked for quoting (a native
-        // call costs more than the copy); longer or other text is encoded by Node, then its bytes are
-        // checked, which only ASCII text can need (a multi-byte character never needs quotes).
+        // ASCII text is copied here while it is checked for quoting (a native call costs more than
+        // the copy of short text); text that is not ASCII is encoded by Node and checked as a string.
         const check = checked[k] && typeof v === 'string';
         let written = 0;
         let quotes = 0;
@@ -176,16 +179,32 @@ export class CsvEncoder extends ByteBuffer {
             else if (c === 44 || c === 10 || c === 13) quoted = true;
           }
           if (written < n) written = (buf as FastBuffer).utf8Write(s, at);
-        } else {
-          written = (buf as FastBuffer).utf8Write(s, at);
-          if (check && written === n) {
-            for (let p = at, end = at + n; p < end; p++) {
-              const c = buf[p];
-              if (c === 34) quotes++;
-              else if (c === 44 || c === 10 || c === 13) quoted = true;
-            }
+        } else if (check) {
+          // Longer text that may need quotes (notes, descriptions: often quoted in the input too) is
+          // copied one byte on, its quotes doubled as it goes, so quoting costs no second pass.
+          let to = at + 1;
+          for (; written < n; written++) {
+            const c = s.charCodeAt(written);
+            if (c >= 128) break;
+            buf[to++] = c;
+            if (c === 34) {
+              buf[to++] = 34;
+              quotes++;
+            } else if (c === 44 || c === 10 || c === 13) quoted = true;
           }
-        }
+          if (written === n) {
+            if (quoted || quotes > 0 || s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) {
+              buf[at] = 34;
+              buf[to] = 34;
+              at = to + 1;
+            } else {
+              buf.copyWithin(at, at + 1, to);
+              at += n;
+            }
+            continue;
+          }
+          written = (buf as FastBuffer).utf8Write(s, at);
+        } else written = (buf as FastBuffer).utf8Write(s, at);
         if (!check) {
           at += written;
           continue;

@@ -70,7 +70,8 @@ describe('CSV writer', () => {
   });
 
   it('quotes by the same rule text copied in JavaScript and text encoded by Node, at every length around the limit', () => {
-    // Text up to 48 units is copied and checked in one pass; longer text is encoded, then checked.
+    // Text up to 48 units is copied and checked in one pass; longer text is copied one byte on with
+    // its quotes doubled, and moved back when it needs no quotes; text that is not ASCII is encoded by Node.
     const format = rowFormat(['a', 'b'], [undefined, undefined]);
     for (const special of [',', '"', '\n', '\r', ' ', 'é', 'x']) {
       for (let length = 1; length <= 60; length++) {
@@ -82,6 +83,11 @@ describe('CSV writer', () => {
         }
       }
     }
+    // Several quotes, then a character that is not ASCII after some were doubled; only quotes; a space at the end.
+    const many = ['a"b""c' + 'd'.repeat(50), 'a"b' + 'c'.repeat(50) + 'é"', '"'.repeat(55), 'x'.repeat(60) + ' ', ' ' + 'é'.repeat(60)];
+    const encoder = new CsvEncoder(16);
+    encoder.addRows(many.map((value) => ['z', value]), format);
+    expect(encoder.buffer.toString('utf8', 0, encoder.length)).toBe(many.map((value) => `z,${csvField(value)}\n`).join(''));
   });
 
   it('gives each line\'s end in bytes and grows past its first buffer', () => {
