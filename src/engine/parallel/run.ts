@@ -55,11 +55,12 @@ export class ParallelFallback extends Error {}
 
 /**
  * Semi-space of the worker's young generation (MiB). What survives each young-generation GC is
- * about the batches in flight (some 350 KB with 256-row batches): 4 is as fast as 8 and keeps
- * 8 MiB less resident. With 512-row batches, 4 promoted nearly every row to the old generation,
- * which then grew to 35 MiB.
+ * about the batches in flight (some 350 KB with 256-row batches), so a GC costs about the same
+ * at any size and fewer of them cost less: measured (1M rows, --trace-gc, both threads) 380-400
+ * ms of GC with 4, 270-300 with 6, 270-325 with 8; peak RSS medians 133, 141 and 145 MiB. With
+ * 512-row batches, 4 promoted nearly every row to the old generation, which then grew to 35 MiB.
  */
-const WORKER_SEMI_SPACE_MB = 4;
+const WORKER_SEMI_SPACE_MB = 6;
 /**
  * Bytes per part, about, away from the file's end: each part sets up its reader and steps anew.
  * Measured (1M rows, 166 MB): 40 parts of 4 MiB took 0.4 s more CPU and 20 MiB more peak RSS
