@@ -97,3 +97,108 @@ export function compileRegex(pattern: string, where: string): RegExp {
   if (problem) throw new UsageError(`${where}: the regular expression ${JSON.stringify(pattern)} ${problem}.`);
   return new RegExp(pattern, 'g');
 }
+
+/**
+ * A text rule's replacement as a function: `text.replace(regex, replacement)` with the pattern
+ * compiled by compileRegex. When the pattern is one character class of ASCII characters and the
+ * replacement is ASCII text without `$`, ASCII values are replaced in JavaScript (asciiClassReplacer),
+ * others by the RegExp.
+ */
+export function compileReplacement(pattern: string, replacement: string, where: string): (text: string) => string {
+  const regex = compileRegex(pattern, where);
+  const fast = asciiClassReplacer(pattern, replacement);
+  return fast ? (text) => fast(text) ?? text.replace(regex, replacement) : (text) => text.replace(regex, replacement);
+}
+
+/** Buffer with Node's own Latin-1 decoding (used by Buffer#toString), called without its argument checks. */
+type FastBuffer = Buffer & { latin1Slice(start: number, end: number): string };
+
+/** Scratch bytes of asciiClassReplacer's results; longer results take the RegExp. */
+const REPLACE_SCRATCH = Buffer.allocUnsafeSlow(4096) as FastBuffer;
+
+/**
+ * For a pattern that is one character class of ASCII characters (`[^0-9]`, `[-() .]`, `[\s_]`)
+ * and an ASCII replacement without `$`, a function that replaces every character of the class in
+ * ASCII text and gives undefined for other text; undefined for any other pattern or replacement.
+ * On ASCII text such a class matches one character at a time, so the result is the RegExp's
+ * exactly; the RegExp cost ~200 ns a value (the reference job's `[^0-9]` on 1M phone numbers),
+ * this about half.
+ */
+export function asciiClassReplacer(pattern: string, replacement: string): ((text: string) => string | undefined) | undefined {
+  const members = asciiClass(pattern);
+  if (!members || replacement.includes('$') || !/^[\x00-\x7f]*$/.test(replacement)) return undefined;
+  const with_ = Buffer.from(replacement, 'latin1');
+  const grows = Math.max(1, with_.length);
+  return (text) => {
+    const n = text.length;
+    if (n * grows > REPLACE_SCRATCH.length) return undefined;
+    const out = REPLACE_SCRATCH;
+    let w = 0;
+    let isChanged = false;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 128) return undefined;
+      if (members[c] === 0) {
+        out[w++] = c;
+        continue;
+      }
+      isChanged = true;
+      for (let k = 0; k < with_.length; k++) out[w++] = with_[k];
+    }
+    return isChanged ? out.latin1Slice(0, w) : text;
+  };
+}
+
+/** The ASCII characters of class escapes, as ranges, by letter (`\D`, `\W`, `\S` are their complements). */
+const CLASS_ESCAPES: Record<string, [number, number][]> = {
+  d: [[48, 57]],
+  w: [[48, 57], [65, 90], [95, 95], [97, 122]],
+  s: [[9, 13], [32, 32]],
+};
+
+/**
+ * Which ASCII characters a pattern that is exactly one character class matches (1 per member of
+ * 128), or undefined when it is anything else or holds what this reading does not take (a
+ * character that is not ASCII, a range with an escape at an end, `\b`, `\c`, `\x`, `\u`, nested
+ * `[`, an empty class). Members are literal characters, ranges `a-z`, `\d \D \w \W \s \S` and an
+ * escaped punctuation character; a `-` that cannot make a range is itself, as in ECMAScript.
+ */
+export function asciiClass(pattern: string): Uint8Array | undefined {
+  const end = pattern.length - 1;
+  if (end < 2 || pattern[0] !== '[' || pattern[end] !== ']') return undefined;
+  let i = 1;
+  const negated = pattern[i] === '^';
+  if (negated) i++;
+  if (i === end) return undefined;
+  const members = new Uint8Array(128);
+  const isPunctuation = (c: number) => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+  while (i < end) {
+    let c = pattern.charCodeAt(i);
+    if (c >= 128 || c === 91 || c === 93) return undefined;
+    if (c === 92) {
+      const escaped = pattern[i + 1];
+      const lower = escaped.toLowerCase();
+      if (Object.hasOwn(CLASS_ESCAPES, lower)) {
+        const set = new Uint8Array(128);
+        for (const [from, to] of CLASS_ESCAPES[lower]) set.fill(1, from, to + 1);
+        for (let k = 0; k < 128; k++) if (set[k] === (escaped === lower ? 1 : 0)) members[k] = 1;
+        i += 2;
+        continue;
+      }
+      c = escaped.charCodeAt(0);
+      if (!isPunctuation(c)) return undefined;
+      i += 2;
+    } else i++;
+    // A range: this character, `-`, and a plain character that is not the class's closing `]`.
+    if (pattern[i] === '-' && i + 1 < end) {
+      const to = pattern.charCodeAt(i + 1);
+      if (to >= 128 || to === 91 || to === 92 || to === 93 || to < c) return undefined;
+      members.fill(1, c, to + 1);
+      i += 2;
+      continue;
+    }
+    members[c] = 1;
+  }
+  if (negated) for (let c = 0; c < 128; c++) members[c] ^= 1;
+  return members;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { compileRegex, runsInLinearTime } from '../../src/engine/regex.js';
+import { asciiClass, asciiClassReplacer, compileRegex, compileReplacement, runsInLinearTime } from '../../src/engine/regex.js';
 import { text } from '../../src/engine/steps/text.js';
 import { expectRows, makeConfig, makeContext, makeTable } from '../support/rows.js';
 
@@ -51,3 +51,53 @@ describe('text rules in linear time', () => {
     expect(compared).toBe(patterns.length * inputs.length * replacements.length);
   });
 });
+
+describe('one-class patterns replaced in JavaScript', () => {
+  /** Seeded text of ASCII characters (controls included), now and then one that is not ASCII. */
+  function texts(count: number): string[] {
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    return Array.from({ length: count }, (_, i) => {
+      const length = Math.floor(next() * 40);
+      let text = '';
+      for (let k = 0; k < length; k++) text += String.fromCharCode(Math.floor(next() * 128));
+      return i % 10 === 9 ? text + 'é😀' : text;
+    });
+  }
+
+  it('gives exactly the RegExp\'s result for every class it takes', () => {
+    const patterns = ['[^0-9]', '[0-9]', '[-() ]', '[a-z-0]', '[--/]', '[\\d-z]', '[\\D]', '[\\w.]', '[^\\W_]', '[\\s]', '[\\S]',
+      '[\\--a]', '[.-]', '[\\]\\[]', '[\\\\]', '[^a-zA-Z]', '[\\^^]', '[$]', '[\t]', '[ -~]', '[^ -~]'];
+    const replacements = ['', 'X', '--', 'a b'];
+    const values = texts(400);
+    for (const pattern of patterns) {
+      expect(asciiClass(pattern), pattern).toBeDefined();
+      for (const replacement of replacements) {
+        const fast = asciiClassReplacer(pattern, replacement)!;
+        const regex = new RegExp(pattern, 'g');
+        const replace = compileReplacement(pattern, replacement, 'test');
+        for (const value of values) {
+          const expected = value.replace(regex, replacement);
+          // Not ASCII: the RegExp's turn.
+          expect(fast(value), `${pattern} -> ${replacement} on ${JSON.stringify(value)}`).toBe(/^[\x00-\x7f]*$/.test(value) ? expected : undefined);
+          expect(replace(value)).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('leaves every other pattern and replacement to the RegExp', () => {
+    for (const pattern of ['[a]|[b]', '[a][b]', '[^]]', '[é]', '[\\b]', '[\\x41]', '[\\u0041]', '[a-\\d]', 'a', '[a]+', '\\d', '[^0-9]g']) {
+      expect(asciiClass(pattern), pattern).toBeUndefined();
+    }
+    expect(asciiClassReplacer('[0-9]', '$&$&')).toBeUndefined();
+    expect(asciiClassReplacer('[0-9]', 'é')).toBeUndefined();
+    const replace = compileReplacement('[0-9]', '<$&>', 'test');
+    expect(replace('a1b22')).toBe('a<1>b<2><2>');
+    // Longer than the scratch bytes: the RegExp's turn, the same result.
+    const long = '(555) 123-4567 '.repeat(400);
+    expect(asciiClassReplacer('[^0-9]', 'xx')!(long)).toBeUndefined();
+    expect(compileReplacement('[^0-9]', 'xx', 'test')(long)).toBe(long.replace(/[^0-9]/g, 'xx'));
+  });
+});
+

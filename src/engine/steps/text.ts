@@ -8,7 +8,7 @@ import { CASINGS, READ_ONLY_CASINGS, type Casing } from '../../contract/index.js
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { compileRegex } from '../regex.js';
+import { compileReplacement } from '../regex.js';
 import { eachBatch, ownsRows, REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
 import { fieldIndex } from './map.js';
 
@@ -193,11 +193,6 @@ export function casingFunction(casing: Casing): (text: string) => string {
   }
 }
 
-/** Compiles a regexReplacement pattern as the engine runs it (regex.ts); a UsageError naming field and pattern when it cannot. */
-export function compilePattern(field: string, pattern: string): RegExp {
-  return compileRegex(pattern, `Text rule for field "${field}"`);
-}
-
 interface FieldRules {
   field: string;
   rules: { label: string; apply: (text: string) => string }[];
@@ -219,8 +214,7 @@ function validate(config: EngineConfig): FieldRules[] {
       if (typeof replacement !== 'string') {
         throw new UsageError(`Replacement for pattern ${JSON.stringify(pattern)} of field "${field}" must be text (it may be empty).`);
       }
-      const re = compilePattern(field, pattern);
-      rulesOf(field).push({ label: `regex ${pattern}`, apply: (t) => t.replace(re, replacement) });
+      rulesOf(field).push({ label: `regex ${pattern}`, apply: compileReplacement(pattern, replacement, `Text rule for field "${field}"`) });
     }
   }
   for (const [field, value] of Object.entries(config.text?.casing ?? {})) {
