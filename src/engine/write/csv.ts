@@ -78,23 +78,30 @@ export function writeNumber(buf: Buffer, at: number, v: number): number {
   } else if (a >= 1e15) return -1;
   a = scaled;
   if (v < 0) buf[at++] = 45;
-  // Digits from the last one back; the point goes `decimals` digits from the end, after at least one integer digit.
+  // The digits' count by comparisons (a division per digit was a tenth of the encoder's time).
   let digits = 1;
-  for (let t = a; t >= 10; t = Math.floor(t / 10)) digits++;
+  while (a >= POWERS_OF_TEN[digits]) digits++;
+  // The point goes `decimals` digits from the end, after at least one integer digit.
   if (digits <= decimals) digits = decimals + 1;
   const end = at + digits + (decimals > 0 ? 1 : 0);
+  const point = decimals > 0 ? end - decimals - 1 : -1;
+  if (point >= 0) buf[point] = 46;
+  // Digits from the last one back, past the point: in floating point while the value is beyond
+  // int32, then in integers, where V8 divides by 10 with a multiplication.
   let p = end;
-  for (let i = 0; i < decimals; i++) {
-    buf[--p] = 48 + (a % 10);
-    a = Math.floor(a / 10);
+  for (; a >= 2 ** 31; a = Math.floor(a / 10)) {
+    if (--p === point) --p;
+    buf[p] = 48 + (a % 10);
   }
-  if (decimals > 0) buf[--p] = 46;
-  do {
-    buf[--p] = 48 + (a % 10);
-    a = Math.floor(a / 10);
-  } while (p > at);
+  for (let n = a | 0; p > at; n = (n / 10) | 0) {
+    if (--p === point) --p;
+    buf[p] = 48 + (n % 10);
+  }
   return end;
 }
+
+/** 10^0 to 10^15: writeNumber's values are below 10^15. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
 /**
  * Buffer with Node's own UTF-8 write (on every Buffer since Node 0.x, used by Buffer#write), called

@@ -61,6 +61,17 @@ describe('CSV writer', () => {
     expect(csvField(Number.NaN)).toBe('');
   });
 
+  it('writes every number as String(n), around each power of ten, int32 and the two-decimal limits', () => {
+    const values: number[] = [0, -0, 0.05, 0.5, 0.1, 10.01, 1 / 3, -1.25, 1e15, 1e15 - 1, 1e13 - 0.01, 1e13 + 0.5, 2 ** 53, 1e21, 5e-7];
+    for (let k = 0; k <= 15; k++) {
+      for (const v of [10 ** k - 1, 10 ** k, 10 ** k + 1, (10 ** k) / 100, (10 ** k - 1) / 100, 10 ** k + 0.25]) values.push(v, -v);
+    }
+    for (const base of [2 ** 31, 2 ** 32]) for (const d of [-1, -0.01, 0, 0.01, 0.5, 1]) values.push(base + d, -(base + d));
+    const encoder = new CsvEncoder(16);
+    encoder.addRows(values.map((v) => [v]), rowFormat(['n'], ['number']));
+    expect(encoder.buffer.toString('utf8', 0, encoder.length).split('\n').slice(0, -1)).toEqual(values.map((v) => csvField(v)));
+  });
+
   it('quotes text that is not ASCII by the same rule, and writes it as UTF-8', async () => {
     const path = join(dir, 'unicode.csv');
     const rows: Row[] = [['Zoë, Ana', 'say “hi” "x"', ' ü', '😀'], ['ü\n', 'ß', 'a😀,', '日本']];
