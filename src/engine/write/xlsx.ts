@@ -225,11 +225,16 @@ export class SheetEncoder extends ByteBuffer {
     let buf = this.buffer;
     let view = viewOf(buf);
     let at = this.length;
+    if (first === undefined) {
+      slot.bytes.set(PLACEHOLDER_BYTES);
+      refreshWords(slot);
+    }
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      if (first === undefined) slot.bytes.set(PLACEHOLDER_BYTES);
-      else writeSlot(slot.bytes, first + i);
-      refreshWords(slot);
+      if (first !== undefined) {
+        writeSlot(slot.bytes, first + i);
+        refreshWords(slot);
+      }
       const r0 = fixes.replaced;
       const c0 = fixes.cut;
       const e0 = fixes.early;
@@ -310,15 +315,16 @@ export class SheetEncoder extends ByteBuffer {
 
 /** Writes a row number's slot (see SLOT): the number, the quote, spaces. */
 function writeSlot(slot: Uint8Array, row: number): void {
+  // Integer arithmetic (a row number is at most MAX_ROWS), and no native call per row.
   let digits = 1;
-  for (let t = row; t >= 10; t = Math.floor(t / 10)) digits++;
-  let a = row;
+  for (let t = row; t >= 10; t = (t / 10) | 0) digits++;
+  let a = row | 0;
   for (let p = digits - 1; p >= 0; p--) {
     slot[p] = 48 + (a % 10);
-    a = Math.floor(a / 10);
+    a = (a / 10) | 0;
   }
   slot[digits] = 34;
-  slot.fill(32, digits + 1);
+  for (let p = digits + 1; p < SLOT; p++) slot[p] = 32;
 }
 
 /** Writes `String(v)` of a finite number; returns the new end. */
