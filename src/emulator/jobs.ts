@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { dirname, join, relative } from 'node:path';
 import type { JobConfig, JobResources, PipelineSchema, RunRequest, StartResponse } from '../contract/index.js';
 import { startWebhookBody } from '../engine/metadata.js';
-import { setOwn, stringifyJson } from '../contract/json.js';
+import { setOwn } from '../contract/json.js';
 import { currentBodies } from '../contract/translate.js';
 import { checkConfiguration } from './check-config.js';
 import { FRESH_THREAD_MIN_BYTES, StoppedError, type Executor } from './executor.js';

@@ -180,10 +180,3 @@ export function configFromResources(current: JobResources): JobFileConfig {
   return config;
 }
 
-/**
- * A field's regular-expression rules as the wire body holds them: an object that remembers the
- * written order (`stringifyJson` writes it in that order; `entriesInOrder` reads it back).
- */
-function rulesBody(rules: Map<string, string>): Record<string, string> {
-  return orderedObject(rules);
-}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { json, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
-import { FIELDS, IMPUTE, KEY, PIVOT, RESOURCES, ROWS, SHEET, TEXT, TYPES, UNITS, COMBINING } from './reads.js';
+import { FIELDS, IMPUTE, KEY, PIVOT, RESOURCES, ROWS, SHEET, TEXT, TYPES, UNITS } from './reads.js';
 
 let server: RecordingServer;
 beforeAll(async () => { server = await startRecordingServer(); });

@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import type { InputSource } from '../types.js';
-import { DEFAULT_SHEETS_BASE_URL, parseSheetsLink, type SheetsLink } from './sheets-link.js';
+import { parseSheetsLink, type SheetsLink } from './sheets-link.js';
 import { xlsxSource } from './xlsx.js';
 
 export { DEFAULT_SHEETS_BASE_URL, parseSheetsLink, sheetsBaseUrl, type SheetsLink } from './sheets-link.js';

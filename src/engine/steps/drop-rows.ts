@@ -8,7 +8,7 @@ import { ROW_DROPPING_METHODS, type RowDroppingMethod, type RowDroppingRule } fr
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import type { RejectOrigin } from '../rejects.js';
-import { eachBatch, REPORT_FIRST_ROWS, type Batch, type DropCount, type EngineConfig, type Report, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { eachBatch, REPORT_FIRST_ROWS, type Batch, type DropCount, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { fieldIndex } from './map.js';
 
 /** What a drop rule is, for rejected-row listings (rejects.ts). */
