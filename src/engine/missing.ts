@@ -8,7 +8,9 @@ export function isMissing(value: unknown): boolean {
   const s = value as string;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    // Fast path: any non-whitespace character means present.
+    // Printable ASCII (nearly every first character) answers with one range check.
+    if (c > 32 && c < 127) return false;
+    // Any other non-whitespace character means present.
     if (c > 32 && c !== 160 && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000 && c !== 0xfeff && c !== 0x2028 && c !== 0x2029 && c !== 0x202f && c !== 0x205f && c !== 0x1680 && c !== 0x85) return false;
     if (c <= 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13 && c !== 32) return false;
   }
