@@ -7,6 +7,8 @@
  * process (`v8.setFlagsFromString`), overrides `resourceLimits` for every isolate made after it,
  * and does not change the main thread's, so nothing in this project sets it.
  */
+import { availableParallelism } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 
 /** Heap limits of an engine thread. */
@@ -27,3 +29,16 @@ export function engineWorker(script: string | URL, limits: EngineThreadLimits): 
     },
   });
 }
+
+/**
+ * On a machine of two cores or fewer, makes V8's young-generation collections run on the
+ * collecting thread alone, process-wide from then on (V8 reads the flag at each collection).
+ * V8 hands part of each such collection to helper threads; while the engine's two threads hold
+ * both cores, the collecting thread waits for a helper to get one. Measured on 2 cores (1M-row
+ * dry run, 10 in-turn pairs with the flag given on the command line): wall 0.969x, CPU 0.99x,
+ * the same peak RSS. With more cores the helpers have their own, so nothing changes there.
+ */
+export function scavengeAloneOnTwoCores(): void {
+  if (availableParallelism() <= 2) setFlagsFromString('--no-parallel-scavenge');
+}
+
