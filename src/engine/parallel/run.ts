@@ -31,7 +31,7 @@ import {
 } from '../types.js';
 import { writeTable } from '../write/index.js';
 import { writeAll } from '../write/fd.js';
-import { engineWorker, scavengeAloneOnTwoCores } from '../worker-thread.js';
+import { engineWorker, leaveV8HelpersOutOnTwoCores } from '../worker-thread.js';
 import { PREFORMATTED, type PreformattedBatch } from '../write/csv.js';
 import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '../write/xlsx.js';
 import { claimNext, newClaims } from './claims.js';
@@ -112,7 +112,7 @@ export function startWorkers(input: InputSource): WorkerPool | undefined {
   const file = csvFileOf(input);
   const workerUrl = new URL('./worker.js', import.meta.url);
   if (!file || !existsSync(fileURLToPath(workerUrl))) return undefined;
-  scavengeAloneOnTwoCores();
+  leaveV8HelpersOutOnTwoCores();
   const worker = engineWorker(workerUrl, { semiSpaceMb: WORKER_SEMI_SPACE_MB });
   // An error must never go unhandled; one before runParallel listens is remembered, and the split then reads as "no split".
   let pool: WorkerPool;
