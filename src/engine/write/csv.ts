@@ -60,7 +60,7 @@ const NUMBER_ROOM = 24;
  * whose shortest round-trip text is exactly their digits. Returns the new end, or -1 for any other
  * number (the caller then writes String(v)).
  */
-export function writeNumber(buf: Buffer, at: number, v: number): number {
+export function writeNumber(buf: Uint8Array, at: number, v: number): number {
   if (v === 0) { // 0 and -0 both read "0"
     buf[at] = 48;
     return at + 1;

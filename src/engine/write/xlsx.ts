@@ -215,7 +215,7 @@ type FastBuffer = Buffer & { utf8Write(text: string, offset: number): number; la
  */
 export class SheetEncoder extends ByteBuffer {
   /** The row number's slot (see SLOT), as a tag remade for each row. */
-  private readonly slot: Tag = { bytes: new Uint8Array(SLOT), words: new Uint32Array(SLOT / 4) };
+  private readonly slot: Tag & { bytes: Buffer } = { bytes: Buffer.alloc(SLOT), words: new Uint32Array(SLOT / 4) };
 
   /** Appends rows; when `ends` is given it receives each row's end offset in bytes. */
   addRows(rows: readonly Row[], format: SheetFormat, first: number | undefined, ends?: number[] | Float64Array): void {
@@ -313,18 +313,14 @@ export class SheetEncoder extends ByteBuffer {
 
 }
 
-/** Writes a row number's slot (see SLOT): the number, the quote, spaces. */
-function writeSlot(slot: Uint8Array, row: number): void {
-  // Integer arithmetic (a row number is at most MAX_ROWS), and no native call per row.
-  let digits = 1;
-  for (let t = row; t >= 10; t = (t / 10) | 0) digits++;
-  let a = row | 0;
-  for (let p = digits - 1; p >= 0; p--) {
-    slot[p] = 48 + (a % 10);
-    a = (a / 10) | 0;
-  }
+/**
+ * Writes a row number's slot (see SLOT): the number, the quote, spaces. Slots are Buffers, as the
+ * encoders' buffers are, so writeNumber's stores see one kind of array.
+ */
+function writeSlot(slot: Buffer, row: number): void {
+  const digits = writeNumber(slot, 0, row);
   slot[digits] = 34;
-  for (let p = digits + 1; p < SLOT; p++) slot[p] = 32;
+  for (let p = digits + 1; p < SLOT; p++) slot[p] = 32; // a loop: no native call per row
 }
 
 /** Writes `String(v)` of a finite number; returns the new end. */
@@ -546,7 +542,7 @@ function digits(text: string, at: number, count: number): number {
  * The slots are found with indexOf (memchr), so JavaScript touches only the slots' bytes.
  */
 export class SheetNumberer {
-  private readonly slot = new Uint8Array(SLOT);
+  private readonly slot = Buffer.alloc(SLOT);
 
   /** `row` is the number of the row before the first one to come (1: the header). */
   constructor(private row: number) {}
