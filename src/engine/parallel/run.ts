@@ -294,8 +294,8 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       let before = 0;
       let parts = [first];
       let claims: SharedArrayBuffer | undefined;
-      /** This thread's parts not merged yet: the one it is making (no end yet) and those finished while the worker's earlier part was not. */
-      const mine = new Map<number, PartDone | undefined>();
+      /** This thread's parts not merged yet: the one it is making and those finished (in `done`) while the worker's earlier part was not. */
+      const mine = new Set<number>();
       const merge = (batch: PartBatch) => mergeBatch(batch.text, batch.data, offset, rules, report, collector, ctx, profiler, sheetFixes);
       /**
        * Merges the parts before `until` in order, as far as they are ready: this thread's held
@@ -306,10 +306,9 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
         while (next < until) {
           if (mine.has(next)) {
             for (const batch of held.take(next)) yield merge(batch);
-            const end = mine.get(next);
-            if (!end) return;
+            if (!done[next]) return;
             mine.delete(next);
-            offset += end.rows;
+            offset += done[next].rows;
             next++;
             continue;
           }
@@ -329,7 +328,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       // This thread's parts, made here as the merge asks for them; any error in one makes the run fall back, as a worker's would.
       for (let index = 0; index >= 0;) {
         const range = parts[index];
-        mine.set(index, undefined);
+        mine.add(index);
         const part = runPart({ ...base, part: range }, (bytes) => progress(0, before + bytes));
         for (;;) {
           let made: IteratorResult<PartBatch, PartDone>;
@@ -341,7 +340,6 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
           feed.check();
           if (made.done) {
             done[index] = made.value;
-            mine.set(index, made.value);
             break;
           }
           // Up to this part's held batches, once the parts before it are all merged.
@@ -351,7 +349,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
         }
         // Finished while the worker's part before it is not: this thread takes its next part at
         // once (its batches held) rather than wait, unless one of its finished parts already waits.
-        const waiting = [...mine.values()].filter(Boolean).length;
+        const waiting = [...mine].filter((part) => done[part]).length;
         yield* catchUp(index + 1, waiting > 1);
         if (mine.has(index)) trace(`engine: part ${index} waits for part ${next} (the worker's); this thread takes its next part meanwhile`);
         before += range.end - range.start;
