@@ -127,8 +127,8 @@ const REPLACE_SCRATCH = Buffer.allocUnsafeSlow(4096) as FastBuffer;
 export function asciiClassReplacer(pattern: string, replacement: string): ((text: string) => string | undefined) | undefined {
   const members = asciiClass(pattern);
   if (!members || replacement.includes('$') || !/^[\x00-\x7f]*$/.test(replacement)) return undefined;
-  const with_ = Buffer.from(replacement, 'latin1');
-  const grows = Math.max(1, with_.length);
+  const inserted = Buffer.from(replacement, 'latin1');
+  const grows = Math.max(1, inserted.length);
   return (text) => {
     const n = text.length;
     if (n * grows > REPLACE_SCRATCH.length) return undefined;
@@ -143,7 +143,7 @@ export function asciiClassReplacer(pattern: string, replacement: string): ((text
         continue;
       }
       isChanged = true;
-      for (let k = 0; k < with_.length; k++) out[w++] = with_[k];
+      for (let k = 0; k < inserted.length; k++) out[w++] = inserted[k];
     }
     return isChanged ? out.latin1Slice(0, w) : text;
   };

@@ -5,7 +5,8 @@
  *
  * The limits go through `resourceLimits` only. V8's `--max-semi-space-size` flag, once set in a
  * process (`v8.setFlagsFromString`), overrides `resourceLimits` for every isolate made after it,
- * and does not change the main thread's, so nothing in this project sets it.
+ * and does not change the main thread's, so nothing in this project sets it. The V8 flags this
+ * module does set are about V8's helper threads on two cores (leaveV8HelpersOutOnTwoCores).
  */
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
