@@ -141,37 +141,44 @@ function ascii(text: string): Uint8Array {
 }
 
 /**
- * Constant bytes (an element's fixed text), with their whole 4-byte words as little-endian
- * numbers, so putTag copies them a word at a time: copied byte by byte, the tags were a quarter of
- * the encoder's time (a `<row>` holds some 300 bytes of them); word by word through a DataView
- * (TurboFan makes each one store) they copy 3.5 times as fast. A native copy costs more than
- * either for so few bytes.
+ * Constant bytes (an element's fixed text) as little-endian 4-byte words, the last one padded
+ * with zeros, so putTag copies them a word at a time: copied byte by byte, the tags were a
+ * quarter of the encoder's time (a `<row>` holds some 300 bytes of them); word by word through a
+ * DataView (TurboFan makes each one store) they copy 3.5 times as fast. A native copy costs more
+ * than either for so few bytes.
  */
-interface Tag { bytes: Uint8Array; words: Uint32Array }
+interface Tag { length: number; words: Uint32Array }
 
 /** An ASCII tag. */
 function tag(text: string): Tag {
-  const t = { bytes: ascii(text), words: new Uint32Array(text.length >> 2) };
-  refreshWords(t);
+  const t = { length: text.length, words: new Uint32Array((text.length + 3) >> 2) };
+  setWords(t, ascii(text));
   return t;
 }
 
-/** Sets a tag's words from its bytes (after its bytes changed). */
-function refreshWords(t: Tag): void {
-  const { bytes, words } = t;
+/** Sets a tag's words from its bytes. */
+function setWords(t: Tag, bytes: Uint8Array): void {
+  const { words } = t;
   for (let i = 0; i < words.length; i++) {
     const b = 4 * i;
-    words[i] = bytes[b] | (bytes[b + 1] << 8) | (bytes[b + 2] << 16) | (bytes[b + 3] << 24);
+    words[i] = byteOf(bytes, b) | (byteOf(bytes, b + 1) << 8) | (byteOf(bytes, b + 2) << 16) | (byteOf(bytes, b + 3) << 24);
   }
 }
 
-/** Copies a tag at `at` (the buffer seen as `view` too); returns the new end. */
-function putTag(view: DataView, buf: Uint8Array, at: number, t: Tag): number {
-  const { bytes, words } = t;
-  const n = words.length;
-  for (let i = 0; i < n; i++) view.setUint32(at + 4 * i, words[i], true);
-  for (let i = 4 * n; i < bytes.length; i++) buf[at + i] = bytes[i];
-  return at + bytes.length;
+/** Byte `i` of `bytes`, 0 past their end. */
+function byteOf(bytes: Uint8Array, i: number): number {
+  return i < bytes.length ? bytes[i] : 0;
+}
+
+/**
+ * Copies a tag at `at` (the buffer seen as `view`) in whole words; returns the new end. Its last
+ * word may write up to 3 bytes past the end: the encoder's room always holds them, and what
+ * follows the tag overwrites them (bytes past the encoded length are never read).
+ */
+function putTag(view: DataView, at: number, t: Tag): number {
+  const { words } = t;
+  for (let i = 0; i < words.length; i++) view.setUint32(at + 4 * i, words[i], true);
+  return at + t.length;
 }
 
 /** A DataView of a whole buffer. */
@@ -181,14 +188,25 @@ function viewOf(buf: Uint8Array): DataView {
 
 const ROW_OPEN = tag('<row r="');
 const ROW_CLOSE = tag('</row>');
-const CELL_OPEN = tag('<c');
-const NUMBER_OPEN = tag('><v>');
-const DATE_OPEN = tag(' s="1"><v>');
+/**
+ * A cell's opening after its reference's slot, then the same from `<c` on for a cell that needs
+ * no reference (one tag for both: a tag copied costs about what its call does).
+ */
+const NUMBER_OPEN = openings('', '><v>');
+const DATE_OPEN = openings(' s="1"', '><v>');
+const TEXT_OPEN = openings(' t="inlineStr"', '><is><t>');
+const TEXT_OPEN_SPACED = openings(' t="inlineStr"', '><is><t xml:space="preserve">');
 const NUMBER_CLOSE = tag('</v></c>');
-const TEXT_OPEN = tag(' t="inlineStr"><is><t>');
-const TEXT_OPEN_SPACED = tag(' t="inlineStr"><is><t xml:space="preserve">');
 const TEXT_CLOSE = tag('</t></is></c>');
 const PLACEHOLDER_BYTES = ascii(PLACEHOLDER);
+
+/** A cell's opening tags: `[after its reference, without one]`. */
+type Openings = readonly [Tag, Tag];
+
+/** The openings of a cell with these attributes and this start of its value. */
+function openings(attributes: string, value: string): Openings {
+  return [tag(attributes + value), tag('<c' + attributes + value)];
+}
 
 /** Per ASCII code: 1 when text holding it needs escapeText (XML's specials, control characters but tab and LF, CR). */
 const ASCII_SPECIAL = new Uint8Array(128);
@@ -215,7 +233,7 @@ type FastBuffer = Buffer & { utf8Write(text: string, offset: number): number; la
  */
 export class SheetEncoder extends ByteBuffer {
   /** The row number's slot (see SLOT), as a tag remade for each row. */
-  private readonly slot: Tag & { bytes: Buffer } = { bytes: Buffer.alloc(SLOT), words: new Uint32Array(SLOT / 4) };
+  private readonly slot: Tag & { bytes: Buffer } = { length: SLOT, bytes: Buffer.alloc(SLOT), words: new Uint32Array(SLOT / 4) };
 
   /** Appends rows; when `ends` is given it receives each row's end offset in bytes. */
   addRows(rows: readonly Row[], format: SheetFormat, first: number | undefined, ends?: number[] | Float64Array): void {
@@ -227,13 +245,13 @@ export class SheetEncoder extends ByteBuffer {
     let at = this.length;
     if (first === undefined) {
       slot.bytes.set(PLACEHOLDER_BYTES);
-      refreshWords(slot);
+      setWords(slot, slot.bytes);
     }
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       if (first !== undefined) {
         writeSlot(slot.bytes, first + i);
-        refreshWords(slot);
+        setWords(slot, slot.bytes);
       }
       const r0 = fixes.replaced;
       const c0 = fixes.cut;
@@ -244,8 +262,8 @@ export class SheetEncoder extends ByteBuffer {
         buf = this.buffer;
         view = viewOf(buf);
       }
-      at = putTag(view, buf, at, ROW_OPEN);
-      at = putTag(view, buf, at, slot);
+      at = putTag(view, at, ROW_OPEN);
+      at = putTag(view, at, slot);
       buf[at++] = 62; // >
       /** The column right after the last cell written: a cell there needs no reference (see the module comment). */
       let next = 0;
@@ -254,15 +272,15 @@ export class SheetEncoder extends ByteBuffer {
         if (v === null || v === undefined) continue;
         const kind = kinds[k];
         let text: string | undefined;
-        let serial = NaN;
+        let seconds = NaN;
         if (typeof v === 'number') {
           if (!Number.isFinite(v)) continue;
         } else if (isMissing(v)) {
           continue;
         } else if (kind === DATE) {
-          serial = dateSerial(v);
-          if (!(serial >= FIRST_EXACT_SERIAL)) {
-            if (serial === serial) fixes.early++; // a valid date (not NaN), too early for Excel
+          seconds = dateSeconds(v);
+          if (!(seconds >= FIRST_EXACT_SECOND)) {
+            if (seconds === seconds) fixes.early++; // a valid date (not NaN), too early for Excel
             text = v;
           }
         } else if (kind !== NUMBER || !DECIMAL.test(v)) {
@@ -275,34 +293,36 @@ export class SheetEncoder extends ByteBuffer {
           buf = this.buffer;
           view = viewOf(buf);
         }
-        if (k === next && k > 0) at = putTag(view, buf, at, CELL_OPEN);
-        else {
-          at = putTag(view, buf, at, openTags[k]);
-          at = putTag(view, buf, at, slot);
+        /** 1 when the cell needs no reference: the index of its openings (see Openings). */
+        let bare = 1;
+        if (k !== next || k === 0) {
+          at = putTag(view, at, openTags[k]);
+          at = putTag(view, at, slot);
+          bare = 0;
         }
         next = k + 1;
         if (text !== undefined) {
-          at = writeTextCell(view, buf, at, text, fixes);
+          at = writeTextCell(view, buf, at, text, fixes, bare);
         } else if (typeof v === 'number' && kind === TEXT) {
           // Numbers in a text column stay text, as in the CSV: digits need no escaping.
-          at = putTag(view, buf, at, TEXT_OPEN);
+          at = putTag(view, at, TEXT_OPEN[bare]);
           at = writeDigits(buf, at, v);
-          at = putTag(view, buf, at, TEXT_CLOSE);
+          at = putTag(view, at, TEXT_CLOSE);
         } else if (typeof v === 'number') {
-          at = putTag(view, buf, at, NUMBER_OPEN);
+          at = putTag(view, at, NUMBER_OPEN[bare]);
           at = writeDigits(buf, at, v);
-          at = putTag(view, buf, at, NUMBER_CLOSE);
+          at = putTag(view, at, NUMBER_CLOSE);
         } else if (kind === DATE) {
-          at = putTag(view, buf, at, DATE_OPEN);
-          at = writeSerial(view, buf, at, serial);
-          at = putTag(view, buf, at, NUMBER_CLOSE);
+          at = putTag(view, at, DATE_OPEN[bare]);
+          at = writeSerial(buf, at, seconds);
+          at = putTag(view, at, NUMBER_CLOSE);
         } else {
-          at = putTag(view, buf, at, NUMBER_OPEN);
+          at = putTag(view, at, NUMBER_OPEN[bare]);
           at = writeDigits(buf, at, Number(v));
-          at = putTag(view, buf, at, NUMBER_CLOSE);
+          at = putTag(view, at, NUMBER_CLOSE);
         }
       }
-      at = putTag(view, buf, at, ROW_CLOSE);
+      at = putTag(view, at, ROW_CLOSE);
       if (ends) ends[i] = at;
       if (perRow && (fixes.replaced !== r0 || fixes.cut !== c0 || fixes.early !== e0)) {
         perRow.push(i, fixes.replaced - r0, fixes.cut - c0, fixes.early - e0);
@@ -329,55 +349,68 @@ function writeDigits(buf: Buffer, at: number, v: number): number {
   return end >= 0 ? end : at + (buf as FastBuffer).latin1Write(String(v), at);
 }
 
-/** Words kept per second of a day for its serial's fraction digits (`.598726851851852`; the longest, `.000011574074074074073`, is 22 bytes). */
-const FRACTION_WORDS = 6;
 /**
- * The fraction digits of each second of a day as little-endian words (as Tag's), made on first
- * use, in one flat table (an array of arrays was 5x slower to read), copied a word at a time.
+ * Per second of a day, how V8 writes its fraction of the day (`String(seconds / 86400)`, the
+ * shortest text that reads back as that double): the count of digits after the point, times 16,
+ * plus the last digit; 0 while not made. Those digits are the exact decimal's but for the last one,
+ * which may be rounded (a test checks every second), so these two bytes and the exact digits
+ * (see writeSerial) give the text. A table of the texts themselves (2 MiB) missed the cache on
+ * most cells: an eighth of an Excel run's encoding time.
  */
-const FRACTIONS = new Uint32Array(86_400 * FRACTION_WORDS);
-/** Each second's digit count in FRACTIONS; 0 while not made. */
-const FRACTION_LENGTHS = new Uint8Array(86_400);
+const FRACTION_ENDS = new Uint16Array(86_400);
+
+/** The FRACTION_ENDS entry of a second of a day. */
+function fractionEnd(seconds: number): number {
+  const digits = String(seconds / 86_400);
+  return ((digits.length - 2) << 4) | (digits.charCodeAt(digits.length - 1) - 48);
+}
 
 /**
- * Writes a date cell's serial (at least FIRST_EXACT_SERIAL) as the day number and the cached
- * digits of the second's fraction: the decimal is within 1e-16 of the double `days + seconds / 86400`
- * (readers recover the second exactly), without formatting a double per cell (V8's shortest form
- * is slow for such numbers). The digits' last word may write up to 3 bytes past them, inside the
- * cell's room, which the cell's closing tag then overwrites.
+ * Writes the serial of a date cell's dateSeconds (at least FIRST_EXACT_SECOND) as V8 writes the day
+ * number and the second's fraction (`45414` `.7627777777777778`), without formatting a double per
+ * cell (V8's shortest form is slow for such numbers): the decimal is within 1e-16 of the double
+ * `days + seconds / 86400`, so readers recover the second exactly. The fraction's exact digits are
+ * the first 10 of `seconds / 86400`, then its 8th to 10th again and again: 86400 is 2^7 3^3 5^2, so
+ * after 7 digits the decimal repeats with a period of 3 (1000 is 1 more than a multiple of 27). Up
+ * to 9 bytes past the digits may be written, inside the cell's room; the closing tags after them
+ * (the cell's and its row's, or the next cell) overwrite them.
  */
-function writeSerial(view: DataView, buf: Buffer, at: number, serial: number): number {
-  const days = Math.floor(serial);
-  const seconds = Math.round((serial - days) * 86_400);
+function writeSerial(buf: Buffer, at: number, total: number): number {
+  const days = Math.floor(total / 86_400);
+  const seconds = total - days * 86_400;
   at = writeDigits(buf, at, days);
   if (seconds === 0) return at;
-  let n = FRACTION_LENGTHS[seconds];
-  const from = seconds * FRACTION_WORDS;
-  if (n === 0) {
-    const digits = String(seconds / 86_400).slice(1);
-    n = digits.length;
-    for (let i = 0; i < FRACTION_WORDS; i++) {
-      const b = 4 * i;
-      FRACTIONS[from + i] = byteAt(digits, b) | (byteAt(digits, b + 1) << 8) | (byteAt(digits, b + 2) << 16) | (byteAt(digits, b + 3) << 24);
-    }
-    FRACTION_LENGTHS[seconds] = n;
+  let end = FRACTION_ENDS[seconds];
+  if (end === 0) end = FRACTION_ENDS[seconds] = fractionEnd(seconds);
+  const n = end >> 4;
+  buf[at] = 46; // .
+  // The first 10 digits, exactly (below 2^53, and a fraction at least 1/86400 from an integer).
+  const first = Math.floor((seconds * 1e10) / 86_400);
+  const highPart = Math.floor(first / 1e5);
+  // In int32, where V8 divides by 10 with a multiplication.
+  let high = highPart | 0;
+  let low = (first - highPart * 1e5) | 0;
+  for (let p = at + 10; p > at + 5; p--) {
+    buf[p] = 48 + (low % 10);
+    low = (low / 10) | 0;
   }
-  for (let i = 0, words = (n + 3) >> 2; i < words; i++) view.setUint32(at + 4 * i, FRACTIONS[from + i], true);
-  return at + n;
-}
-
-/** The code of ASCII text's character `i`, 0 past its end. */
-function byteAt(text: string, i: number): number {
-  return i < text.length ? text.charCodeAt(i) : 0;
+  for (let p = at + 5; p > at; p--) {
+    buf[p] = 48 + (high % 10);
+    high = (high / 10) | 0;
+  }
+  for (let p = at + 11; p < at + n; p++) buf[p] = buf[p - 3];
+  buf[at + n] = 48 + (end & 15);
+  return at + 1 + n;
 }
 
 /**
- * Writes an inline-string cell from its type attribute on: the text cut to MAX_TEXT, escaped when
- * it needs it (checked on the bytes as they are copied: the rare text that does is written again).
+ * Writes an inline-string cell from its type attribute on (from `<c` on when `bare`: see Openings):
+ * the text cut to MAX_TEXT, escaped when it needs it (checked on the bytes as they are copied: the
+ * rare text that does is written again).
  */
-function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fixes: SheetFixes): number {
+function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fixes: SheetFixes, bare: number): number {
   const body = text.length > MAX_TEXT ? cutText(text, fixes) : text;
-  at = putTag(view, buf, at, hasEdgeSpace(body) ? TEXT_OPEN_SPACED : TEXT_OPEN);
+  at = putTag(view, at, (hasEdgeSpace(body) ? TEXT_OPEN_SPACED : TEXT_OPEN)[bare]);
   const n = body.length;
   let written = 0;
   let special = false;
@@ -401,7 +434,7 @@ function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fi
     special = written === n ? asciiNeedsEscape(view, buf, at, at + n) : SPECIAL.test(body);
   }
   if (special) written = (buf as FastBuffer).utf8Write(escapeText(body, fixes), at);
-  return putTag(view, buf, at + written, TEXT_CLOSE);
+  return putTag(view, at + written, TEXT_CLOSE);
 }
 
 /**
@@ -502,16 +535,18 @@ function isEscapeLike(text: string, i: number): boolean {
   return true;
 }
 
-/** Serial of 1900-03-01: from here on Excel's serials count days exactly (before it, its 1900 leap-year bug shifts them). */
-const FIRST_EXACT_SERIAL = 61;
+/** 1900-03-01 (serial 61) in dateSeconds: from here on Excel's serials count days exactly (before it, its 1900 leap-year bug shifts them). */
+const FIRST_EXACT_SECOND = 61 * 86_400;
 /** Serial of the Unix epoch in Excel's 1900 date system. */
 const EPOCH_SERIAL = 25_569;
 
 /**
- * The Excel serial (days since 1899-12-30, fraction = time of day) of the engine's date_time text
+ * The seconds from Excel's day 0 (1899-12-30 00:00) to the engine's date_time text
  * `YYYY-MM-DDTHH:mm:ss`, read as a wall-clock time; NaN when the text is not such a valid date.
+ * Its serial (days, fraction = time of day) is this over 86,400; writeSerial takes the whole
+ * seconds, so no fraction is made only to be taken apart.
  */
-export function dateSerial(text: string): number {
+export function dateSeconds(text: string): number {
   if (text.length !== 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84
     || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return NaN;
   const y = digits(text, 0, 4);
@@ -521,7 +556,7 @@ export function dateSerial(text: string): number {
   const mi = digits(text, 14, 2);
   const s = digits(text, 17, 2);
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return NaN;
-  return daysFromCivil(y, mo, d) + EPOCH_SERIAL + (h * 3600 + mi * 60 + s) / 86_400;
+  return (daysFromCivil(y, mo, d) + EPOCH_SERIAL) * 86_400 + h * 3600 + mi * 60 + s;
 }
 
 /** The number written in `count` ASCII digits at `at`, or -1. */

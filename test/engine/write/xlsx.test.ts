@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataType } from '../../../src/contract/index.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import { writeTable } from '../../../src/engine/write/index.js';
-import { dateSerial, MAX_COLUMNS, MAX_ROWS, MAX_TEXT, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
+import { dateSeconds, MAX_COLUMNS, MAX_ROWS, MAX_TEXT, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
 import { crc32Combine } from '../../../src/engine/write/zip.js';
 import { makeTable } from '../../support/rows.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
@@ -150,9 +150,24 @@ describe('XLSX writer, what XML and Excel cannot hold', () => {
       const time = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
       const xml = sheetRowsText([[`2024-03-05T${time}`]], format, 2);
       const serial = Number(/<v>([^<]*)<\/v>/.exec(xml)![1]);
-      expect(Math.abs(serial - dateSerial(`2024-03-05T${time}`))).toBeLessThan(1e-10);
+      expect(Math.abs(serial - dateSeconds(`2024-03-05T${time}`) / 86_400)).toBeLessThan(1e-10);
       expect(new Date(Math.round((serial - 25_569) * 86_400) * 1000).toISOString().slice(11, 19)).toBe(time);
     }
+  });
+
+  it('writes every second of a day as V8 writes the day number and the fraction of the day', () => {
+    // writeSerial makes the fraction from its exact digits and a stored last digit: all 86,400 checked.
+    const format = sheetFormat(['v'], ['date_time']);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const wrong: string[] = [];
+    for (let s = 0; s < 86_400; s++) {
+      const time = `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+      const xml = sheetRowsText([[`2024-03-05T${time}`]], format, 2);
+      const written = /<v>([^<]*)<\/v>/.exec(xml)![1];
+      const expected = '45356' + (s === 0 ? '' : String(s / 86_400).slice(1));
+      if (written !== expected) wrong.push(`${time}: ${written}, not ${expected}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('refuses more columns than a sheet holds, before writing anything', async () => {
