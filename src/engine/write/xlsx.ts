@@ -47,12 +47,14 @@ const SHEET_LEVEL = 1;
  * Where a row number goes, its `r` attribute's closing quote included, is a slot of fixed width:
  * the number, the quote, then spaces up to SLOT bytes (`r="12"      >`: XML allows spaces between
  * attributes). A parallel run's workers format rows before the main thread knows which rows stay,
- * so before their numbers are known: they write PLACEHOLDER, which SheetNumberer overwrites in
- * place. Its first byte is a control character, which the formatter never lets through, so it
- * cannot be data. Both paths write slots, so one and two threads give the same bytes.
+ * so before their numbers are known: they write a placeholder, which SheetNumberer overwrites in
+ * place. Its first byte is PLACEHOLDER_BYTE, a control character the formatter never lets through,
+ * so it cannot be data; its next four hold, as a little-endian uint32, how far on the next slot
+ * is (the next row's, when it is its row's last), so the numberer goes from slot to slot without
+ * searching the bytes between. Both paths write slots, so one and two threads give the same bytes.
  */
 const SLOT = 8; // 7 digits (1,048,576 rows at most) and the quote
-export const PLACEHOLDER = '\x01' + ' '.repeat(SLOT - 1);
+const PLACEHOLDER = '\x01' + ' '.repeat(SLOT - 1);
 const PLACEHOLDER_BYTE = 1;
 
 /** Data changed so the workbook stays valid, for the report (see the module comment). */
@@ -243,6 +245,8 @@ export class SheetEncoder extends ByteBuffer {
     let buf = this.buffer;
     let view = viewOf(buf);
     let at = this.length;
+    /** The last placeholder written, whose distance to the next slot is written with that slot (see SLOT); -1 for none. */
+    let lastSlot = -1;
     if (first === undefined) {
       slot.bytes.set(PLACEHOLDER_BYTES);
       setWords(slot, slot.bytes);
@@ -263,6 +267,7 @@ export class SheetEncoder extends ByteBuffer {
         view = viewOf(buf);
       }
       at = putTag(view, at, ROW_OPEN);
+      if (first === undefined) lastSlot = linkSlot(view, lastSlot, at);
       at = putTag(view, at, slot);
       buf[at++] = 62; // >
       /** The column right after the last cell written: a cell there needs no reference (see the module comment). */
@@ -297,6 +302,7 @@ export class SheetEncoder extends ByteBuffer {
         let bare = 1;
         if (k !== next || k === 0) {
           at = putTag(view, at, openTags[k]);
+          if (first === undefined) lastSlot = linkSlot(view, lastSlot, at);
           at = putTag(view, at, slot);
           bare = 0;
         }
@@ -328,6 +334,8 @@ export class SheetEncoder extends ByteBuffer {
         perRow.push(i, fixes.replaced - r0, fixes.cut - c0, fixes.early - e0);
       }
     }
+    // The last slot leads to where the next row's would be.
+    if (lastSlot >= 0) linkSlot(view, lastSlot, at + ROW_OPEN.length);
     this.length = at;
   }
 
@@ -341,6 +349,15 @@ function writeSlot(slot: Buffer, row: number): void {
   const digits = writeNumber(slot, 0, row);
   slot[digits] = 34;
   for (let p = digits + 1; p < SLOT; p++) slot[p] = 32; // a loop: no native call per row
+}
+
+/**
+ * Writes into the placeholder at `last` (if any; the buffer seen as `view`) how far on the next
+ * slot, at `next`, is; returns `next`, the placeholder the next call writes into.
+ */
+function linkSlot(view: DataView, last: number, next: number): number {
+  if (last >= 0) view.setUint32(last + 1, next - last, true);
+  return next;
 }
 
 /** Writes `String(v)` of a finite number; returns the new end. */
@@ -571,10 +588,11 @@ function digits(text: string, at: number, count: number): number {
 }
 
 /**
- * Writes each row's number over its PLACEHOLDERs in preformatted sheet text, in place (the text
- * is the writer's until the next batch: see PREFORMATTED): a row's first slot follows `<row r="`
- * (a quote), which starts the next number; its cells' slots follow a column letter and repeat it.
- * The slots are found with indexOf (memchr), so JavaScript touches only the slots' bytes.
+ * Writes each row's number over its placeholders in preformatted sheet text, in place (the text
+ * is the writer's until the next batch: see PREFORMATTED). A piece starts with a row, whose slot
+ * follows `<row r="`; each placeholder says where the next slot is (see SLOT), so only the slots'
+ * bytes are read. A slot after a quote (`r="`) is a row's and starts the next number; a cell's
+ * (after its column letter) repeats it.
  */
 export class SheetNumberer {
   private readonly slot = Buffer.alloc(SLOT);
@@ -589,11 +607,15 @@ export class SheetNumberer {
 
   /** Writes the row numbers over the placeholders of one piece (whole rows), in place. */
   number(piece: Uint8Array): void {
-    const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    const view = viewOf(piece);
     const slot = this.slot;
-    for (let at = bytes.indexOf(PLACEHOLDER_BYTE); at !== -1; at = bytes.indexOf(PLACEHOLDER_BYTE, at + SLOT)) {
-      if (bytes[at - 1] === 34) writeSlot(slot, ++this.row);
-      for (let j = 0; j < SLOT; j++) bytes[at + j] = slot[j];
+    for (let at = ROW_OPEN.length; at < piece.length;) {
+      // Not a placeholder: the text is not what the encoder wrote (a bug, not the data's fault).
+      if (piece[at] !== PLACEHOLDER_BYTE) throw new Error(`Excel output: no row number's place at byte ${at} of a batch's text.`);
+      const next = at + view.getUint32(at + 1, true);
+      if (piece[at - 1] === 34) writeSlot(slot, ++this.row);
+      for (let j = 0; j < SLOT; j++) piece[at + j] = slot[j];
+      at = next;
     }
   }
 }

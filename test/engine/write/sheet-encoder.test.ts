@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeText, newFixes, SheetEncoder, sheetFormat, sheetRowsText } from '../../../src/engine/write/xlsx.js';
+import { escapeText, newFixes, SheetEncoder, sheetFormat, SheetNumberer, sheetRowsText } from '../../../src/engine/write/xlsx.js';
 
 /** One text cell's XML as SheetEncoder writes it in row 2. */
 function textCell(value: string): string {
@@ -59,12 +59,49 @@ describe('SheetEncoder', () => {
     );
   });
 
-  it('leaves placeholders for row numbers when it does not know them, and records each row end', () => {
+  it('leaves placeholders for row numbers when it does not know them, each saying where the next is, and records each row end', () => {
     const encoder = new SheetEncoder(16);
     const ends: number[] = [];
     encoder.addRows([[1], [null]], sheetFormat(['n'], ['number']), undefined, ends);
-    const xml = encoder.buffer.toString('latin1', 0, encoder.length);
-    expect(xml).toBe('<row r="\x01       ><c r="A\x01       ><v>1</v></c></row><row r="\x01       ></row>');
+    const bytes = encoder.buffer.subarray(0, encoder.length);
+    const xml = bytes.toString('latin1');
+    // A placeholder: \x01, how far on the next slot is (uint32, little-endian), spaces.
+    expect(xml.replace(/\x01[^]{4}/g, '\x01    ')).toBe('<row r="\x01       ><c r="A\x01       ><v>1</v></c></row><row r="\x01       ></row>');
+    const slots = [...xml.matchAll(/\x01/g)].map((m) => m.index);
+    expect(slots).toEqual([8, 24, xml.indexOf('</row>') + 6 + 8]);
+    // The last one leads to where the next row's slot would be.
+    expect(slots.map((at) => bytes.readUInt32LE(at + 1))).toEqual([16, slots[2] - 24, xml.length + 8 - slots[2]]);
     expect(ends).toEqual([xml.indexOf('</row>') + 6, xml.length]);
+  });
+
+  it('numbers the rows kept, in pieces of whole rows, as if their numbers had been known', () => {
+    const format = sheetFormat(['a', 'b', 'c'], ['number', 'rich_text', 'date_time']);
+    const rows = [
+      [1, 'x', null], [null, null, '2024-03-05T12:00:00'], [3, null, 'soon'], [null, null, null],
+      [5, 'y', '2024-03-05T00:00:01'], [null, 'z', null], [7, 'w', '2024-03-05T00:00:02'],
+    ];
+    const keep = [true, false, true, true, false, true, true];
+    const encoder = new SheetEncoder(16);
+    const ends: number[] = [];
+    encoder.addRows(rows, format, undefined, ends);
+    const text = Buffer.from(encoder.buffer.subarray(0, encoder.length));
+    // Runs of kept rows, as a parallel run's merge cuts them.
+    const pieces: Buffer[] = [];
+    let start = -1;
+    for (let r = 0; r <= rows.length; r++) {
+      const from = r === 0 ? 0 : ends[r - 1];
+      if (r < rows.length && keep[r]) start = start < 0 ? from : start;
+      else if (start >= 0) {
+        pieces.push(text.subarray(start, from));
+        start = -1;
+      }
+    }
+    expect(pieces).toHaveLength(3);
+    const numberer = new SheetNumberer(1);
+    for (const piece of pieces) numberer.number(piece);
+    expect(numberer.lastRow).toBe(6);
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(sheetRowsText(rows.filter((_, r) => keep[r]), format, 2));
+    // A piece that does not start with a row is refused, not numbered wrong.
+    expect(() => new SheetNumberer(1).number(text.subarray(ends[0] + 1))).toThrow(/no row number's place/);
   });
 });
