@@ -366,40 +366,29 @@ function writeDigits(buf: Buffer, at: number, v: number): number {
   return end >= 0 ? end : at + (buf as FastBuffer).latin1Write(String(v), at);
 }
 
-/**
- * Per second of a day, how V8 writes its fraction of the day (`String(seconds / 86400)`, the
- * shortest text that reads back as that double): the count of digits after the point, times 16,
- * plus the last digit; 0 while not made. Those digits are the exact decimal's but for the last one,
- * which may be rounded (a test checks every second), so these two bytes and the exact digits
- * (see writeSerial) give the text. A table of the texts themselves (2 MiB) missed the cache on
- * most cells: an eighth of an Excel run's encoding time.
- */
-const FRACTION_ENDS = new Uint16Array(86_400);
-
-/** The FRACTION_ENDS entry of a second of a day. */
-function fractionEnd(seconds: number): number {
-  const digits = String(seconds / 86_400);
-  return ((digits.length - 2) << 4) | (digits.charCodeAt(digits.length - 1) - 48);
-}
+/** Digits written after a date serial's point: enough that the serial reads back as the double nearest its exact value (see writeSerial). */
+const SERIAL_DIGITS = 17;
 
 /**
- * Writes the serial of a date cell's dateSeconds (at least FIRST_EXACT_SECOND) as V8 writes the day
- * number and the second's fraction (`45414` `.7627777777777778`), without formatting a double per
- * cell (V8's shortest form is slow for such numbers): the decimal is within 1e-16 of the double
- * `days + seconds / 86400`, so readers recover the second exactly. The fraction's exact digits are
- * the first 10 of `seconds / 86400`, then its 8th to 10th again and again: 86400 is 2^7 3^3 5^2, so
- * after 7 digits the decimal repeats with a period of 3 (1000 is 1 more than a multiple of 27). Up
- * to 9 bytes past the digits may be written, inside the cell's room; the closing tags after them
- * (the cell's and its row's, or the next cell) overwrite them.
+ * Writes the serial of a date cell's dateSeconds (at least FIRST_EXACT_SECOND): the day number,
+ * then the second's fraction of a day, `seconds / 86400`, rounded to SERIAL_DIGITS digits (trailing
+ * zeros dropped: `45356.5`). The decimal is within 5e-18 of the exact serial, so a reader gets the
+ * double nearest it, for every second of every day Excel has (a test checks each second in each
+ * power-of-two range of days; 16 digits missed in 768 of them, and V8's shortest text of the
+ * fraction, appended to the day, in 800); readers recover the second exactly.
+ *
+ * No double is formatted per cell (V8's shortest form is slow for such numbers) and no table is
+ * read (a table of each second's digits missed the cache on most date cells): the fraction's
+ * exact digits are the first 10 of `seconds / 86400`, then its 8th to 10th again and again, since
+ * 86400 is 2^7 3^3 5^2, so after 7 digits the decimal repeats with a period of 3 (1000 is one
+ * more than a multiple of 27). Up to 17 bytes past the digits may be written, inside the cell's
+ * room; what follows overwrites them (bytes past the encoded length are never read).
  */
 function writeSerial(buf: Buffer, at: number, total: number): number {
   const days = Math.floor(total / 86_400);
   const seconds = total - days * 86_400;
   at = writeDigits(buf, at, days);
   if (seconds === 0) return at;
-  let end = FRACTION_ENDS[seconds];
-  if (end === 0) end = FRACTION_ENDS[seconds] = fractionEnd(seconds);
-  const n = end >> 4;
   buf[at] = 46; // .
   // The first 10 digits, exactly (below 2^53, and a fraction at least 1/86400 from an integer).
   const first = Math.floor((seconds * 1e10) / 86_400);
@@ -415,9 +404,18 @@ function writeSerial(buf: Buffer, at: number, total: number): number {
     buf[p] = 48 + (high % 10);
     high = (high / 10) | 0;
   }
-  for (let p = at + 11; p < at + n; p++) buf[p] = buf[p - 3];
-  buf[at + n] = 48 + (end & 15);
-  return at + 1 + n;
+  const last = at + SERIAL_DIGITS;
+  for (let p = at + 11; p <= last + 1; p++) buf[p] = buf[p - 3];
+  if (buf[last + 1] >= 53) {
+    // Rounded up (never a tie: a fraction that ends has at most 7 digits). The carry stops
+    // before the point: the largest fraction, 86399/86400, is 0.99998842...
+    let p = last;
+    for (; buf[p] === 57; p--) buf[p] = 48;
+    buf[p]++;
+  }
+  let end = last;
+  while (buf[end] === 48) end--;
+  return end + 1;
 }
 
 /**

@@ -155,17 +155,31 @@ describe('XLSX writer, what XML and Excel cannot hold', () => {
     }
   });
 
-  it('writes every second of a day as V8 writes the day number and the fraction of the day', () => {
-    // writeSerial makes the fraction from its exact digits and a stored last digit: all 86,400 checked.
+  it('writes each date serial as the decimal that reads back as the double nearest the exact serial', () => {
+    // writeSerial makes 17 digits of the fraction from its exact decimal, without a double or a
+    // table. Which double a decimal reads as depends on the day's power-of-two range, so one day
+    // of each range from 1900-03-01 (serial 61) to 9999-12-31 (2958465) is checked: every second
+    // of four of them, every 7th second of the rest. The exact serial comes from BigInt digits.
     const format = sheetFormat(['v'], ['date_time']);
-    const pad = (n: number) => String(n).padStart(2, '0');
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    const days = [61, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 45414, 65535, 65536, 131072, 262144, 524288, 1048576, 2097152, 2958465];
+    const everySecond = new Set([61, 45414, 65536, 2958465]);
     const wrong: string[] = [];
-    for (let s = 0; s < 86_400; s++) {
-      const time = `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-      const xml = sheetRowsText([[`2024-03-05T${time}`]], format, 2);
-      const written = /<v>([^<]*)<\/v>/.exec(xml)![1];
-      const expected = '45356' + (s === 0 ? '' : String(s / 86_400).slice(1));
-      if (written !== expected) wrong.push(`${time}: ${written}, not ${expected}`);
+    for (const day of days) {
+      const date = new Date(Date.UTC(1899, 11, 30) + day * 86_400_000);
+      const ymd = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+      const seconds: number[] = [];
+      for (let s = 0; s < 86_400; s += everySecond.has(day) ? 1 : 7) seconds.push(s);
+      const times = seconds.map((s) => `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`);
+      const xml = sheetRowsText(times.map((time) => [`${ymd}T${time}`]), format, 2);
+      const written = [...xml.matchAll(/<v>([^<]*)<\/v>/g)].map((m) => m[1]);
+      expect(written).toHaveLength(seconds.length);
+      seconds.forEach((s, i) => {
+        const exact = Number(`${day}.${(BigInt(s) * 10n ** 30n / 86_400n).toString().padStart(30, '0')}`);
+        if (Number(written[i]) !== exact || !/^\d+(\.\d{1,17})?$/.test(written[i]) || (written[i].endsWith('0') && s !== 0)) {
+          wrong.push(`${ymd}T${times[i]}: ${written[i]}`);
+        }
+      });
     }
     expect(wrong).toEqual([]);
   });
