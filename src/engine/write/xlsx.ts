@@ -215,6 +215,9 @@ const ASCII_SPECIAL = new Uint8Array(128);
 for (let c = 0; c < 32; c++) if (c !== 9 && c !== 10) ASCII_SPECIAL[c] = 1;
 for (const c of [38, 60, 62]) ASCII_SPECIAL[c] = 1;
 const UNDERSCORE = 95;
+/** ASCII_SPECIAL and `_` (which may start `_xHHHH_`): short text holding one of them gets the exact check. */
+const MAYBE_SPECIAL = ASCII_SPECIAL.slice();
+MAYBE_SPECIAL[UNDERSCORE] = 1;
 const LOWER_X = 120;
 
 /** Text cells up to this many units are copied (and checked) in JavaScript; longer ones are encoded by Node (as in CsvEncoder). */
@@ -430,19 +433,19 @@ function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fi
   let written = 0;
   let special = false;
   if (n <= COPIED_TEXT) {
-    // Copied here (a native call costs more), each character checked as it is copied: one that
-    // may need escaping (ASCII_SPECIAL, `_`) sends the text to the exact check.
-    let maybe = false;
+    // Copied here (a native call costs more), each character looked up as it is copied: one
+    // that may need escaping (MAYBE_SPECIAL) sends the text to the exact check.
+    let maybe = 0;
     for (; written < n; written++) {
       const c = body.charCodeAt(written);
       if (c >= 128) break;
       buf[at + written] = c;
-      if (ASCII_SPECIAL[c] === 1 || c === UNDERSCORE) maybe = true;
+      maybe |= MAYBE_SPECIAL[c];
     }
     if (written < n) {
       written = (buf as FastBuffer).utf8Write(body, at);
       special = SPECIAL.test(body);
-    } else special = maybe && bytesNeedEscape(buf, at, at + n, at + n);
+    } else special = maybe !== 0 && bytesNeedEscape(buf, at, at + n, at + n);
   } else {
     written = (buf as FastBuffer).utf8Write(body, at);
     // ASCII: one byte per unit, so the bytes tell whether it needs escaping.
