@@ -189,26 +189,40 @@ function viewOf(buf: Uint8Array): DataView {
 }
 
 const ROW_OPEN = tag('<row r="');
-const ROW_CLOSE = tag('</row>');
+
 /**
- * A cell's opening after its reference's slot, then the same from `<c` on for a cell that needs
- * no reference (one tag for both: a tag copied costs about what its call does).
+ * A cell's openings for each kind of value: after its reference's slot (` t="inlineStr"><is><t>`),
+ * or, for a cell that needs no reference, from `<c` on, joined to the closing of the cell before
+ * (`</v></c><c t="inlineStr"><is><t>`): one tag where there were two (a tag copied costs about
+ * what its call does). A cell's closing is written with whatever follows it: the next cell's
+ * opening, or its row's end.
  */
-const NUMBER_OPEN = openings('', '><v>');
-const DATE_OPEN = openings(' s="1"', '><v>');
-const TEXT_OPEN = openings(' t="inlineStr"', '><is><t>');
-const TEXT_OPEN_SPACED = openings(' t="inlineStr"', '><is><t xml:space="preserve">');
-const NUMBER_CLOSE = tag('</v></c>');
-const TEXT_CLOSE = tag('</t></is></c>');
-const PLACEHOLDER_BYTES = ascii(PLACEHOLDER);
+interface CellOpenings { number: Tag; date: Tag; text: Tag; spaced: Tag }
 
-/** A cell's opening tags: `[after its reference, without one]`. */
-type Openings = readonly [Tag, Tag];
-
-/** The openings of a cell with these attributes and this start of its value. */
-function openings(attributes: string, value: string): Openings {
-  return [tag(attributes + value), tag('<c' + attributes + value)];
+/** The cell openings after `before` (a closing, or nothing) and `start` (`<c`, or nothing after a slot). */
+function cellOpenings(before: string, start: string): CellOpenings {
+  const open = (attributes: string, value: string) => tag(before + start + attributes + value);
+  return {
+    number: open('', '><v>'),
+    date: open(' s="1"', '><v>'),
+    text: open(' t="inlineStr"', '><is><t>'),
+    spaced: open(' t="inlineStr"', '><is><t xml:space="preserve">'),
+  };
 }
+
+/** What the last cell written leaves to close (an index of CLOSINGS): nothing at a row's start, `</v></c>`, `</t></is></c>`. */
+const NONE = 0;
+const NUMBER_CELL = 1;
+const TEXT_CELL = 2;
+const CLOSINGS = ['', '</v></c>', '</t></is></c>'];
+/** Per pending closing: it alone (before a cell with a reference), it and a row's end. */
+const CLOSE = CLOSINGS.map(tag);
+const ROW_CLOSE = CLOSINGS.map((closing) => tag(closing + '</row>'));
+/** A cell's openings after its reference's slot. */
+const AFTER_SLOT = cellOpenings('', '');
+/** Per pending closing: the openings of a cell without a reference, with that closing first. */
+const JOINED = CLOSINGS.map((closing) => cellOpenings(closing, '<c'));
+const PLACEHOLDER_BYTES = ascii(PLACEHOLDER);
 
 /** Per ASCII code: 1 when text holding it needs escapeText (XML's specials, control characters but tab and LF, CR). */
 const ASCII_SPECIAL = new Uint8Array(128);
@@ -222,7 +236,7 @@ const LOWER_X = 120;
 
 /** Text cells up to this many units are copied (and checked) in JavaScript; longer ones are encoded by Node (as in CsvEncoder). */
 const COPIED_TEXT = 48;
-/** Bytes a cell needs besides its text: opening, slot, type, closing. */
+/** Bytes a cell needs besides its text: the closing before it, opening, slot, type, and its row's end after it. */
 const CELL_ROOM = 96;
 /** The most UTF-8 bytes escapeText makes of one UTF-16 unit (`_` of `_xHHHH_` becomes `_x005F_`). */
 const ESCAPED_PER_UNIT = 7;
@@ -275,6 +289,8 @@ export class SheetEncoder extends ByteBuffer {
       buf[at++] = 62; // >
       /** The column right after the last cell written: a cell there needs no reference (see the module comment). */
       let next = 0;
+      /** What the last cell written leaves to close (see CLOSINGS). */
+      let open = NONE;
       for (let k = 0; k < width; k++) {
         const v = row[k];
         if (v === null || v === undefined) continue;
@@ -301,37 +317,38 @@ export class SheetEncoder extends ByteBuffer {
           buf = this.buffer;
           view = viewOf(buf);
         }
-        /** 1 when the cell needs no reference: the index of its openings (see Openings). */
-        let bare = 1;
+        let openings = JOINED[open];
         if (k !== next || k === 0) {
+          if (open !== NONE) at = putTag(view, at, CLOSE[open]);
           at = putTag(view, at, openTags[k]);
           if (first === undefined) lastSlot = linkSlot(view, lastSlot, at);
           at = putTag(view, at, slot);
-          bare = 0;
+          openings = AFTER_SLOT;
         }
         next = k + 1;
         if (text !== undefined) {
-          at = writeTextCell(view, buf, at, text, fixes, bare);
+          at = writeTextCell(view, buf, at, text, fixes, openings);
+          open = TEXT_CELL;
         } else if (typeof v === 'number' && kind === TEXT) {
           // Numbers in a text column stay text, as in the CSV: digits need no escaping.
-          at = putTag(view, at, TEXT_OPEN[bare]);
+          at = putTag(view, at, openings.text);
           at = writeDigits(buf, at, v);
-          at = putTag(view, at, TEXT_CLOSE);
+          open = TEXT_CELL;
         } else if (typeof v === 'number') {
-          at = putTag(view, at, NUMBER_OPEN[bare]);
+          at = putTag(view, at, openings.number);
           at = writeDigits(buf, at, v);
-          at = putTag(view, at, NUMBER_CLOSE);
+          open = NUMBER_CELL;
         } else if (kind === DATE) {
-          at = putTag(view, at, DATE_OPEN[bare]);
+          at = putTag(view, at, openings.date);
           at = writeSerial(buf, at, seconds);
-          at = putTag(view, at, NUMBER_CLOSE);
+          open = NUMBER_CELL;
         } else {
-          at = putTag(view, at, NUMBER_OPEN[bare]);
+          at = putTag(view, at, openings.number);
           at = writeDigits(buf, at, Number(v));
-          at = putTag(view, at, NUMBER_CLOSE);
+          open = NUMBER_CELL;
         }
       }
-      at = putTag(view, at, ROW_CLOSE);
+      at = putTag(view, at, ROW_CLOSE[open]);
       if (ends) ends[i] = at;
       if (perRow && (fixes.replaced !== r0 || fixes.cut !== c0 || fixes.early !== e0)) {
         perRow.push(i, fixes.replaced - r0, fixes.cut - c0, fixes.early - e0);
@@ -422,13 +439,13 @@ function writeSerial(buf: Buffer, at: number, total: number): number {
 }
 
 /**
- * Writes an inline-string cell from its type attribute on (from `<c` on when `bare`: see Openings):
- * the text cut to MAX_TEXT, escaped when it needs it (checked on the bytes as they are copied: the
- * rare text that does is written again).
+ * Writes an inline-string cell's opening (one of `openings`: see CellOpenings) and text, the text
+ * cut to MAX_TEXT, escaped when it needs it (checked on the bytes as they are copied: the rare text
+ * that does is written again). Its closing is written with what follows it.
  */
-function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fixes: SheetFixes, bare: number): number {
+function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fixes: SheetFixes, openings: CellOpenings): number {
   const body = text.length > MAX_TEXT ? cutText(text, fixes) : text;
-  at = putTag(view, at, (hasEdgeSpace(body) ? TEXT_OPEN_SPACED : TEXT_OPEN)[bare]);
+  at = putTag(view, at, hasEdgeSpace(body) ? openings.spaced : openings.text);
   const n = body.length;
   let written = 0;
   let special = false;
@@ -452,7 +469,7 @@ function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fi
     special = written === n ? asciiNeedsEscape(view, buf, at, at + n) : SPECIAL.test(body);
   }
   if (special) written = (buf as FastBuffer).utf8Write(escapeText(body, fixes), at);
-  return putTag(view, at + written, TEXT_CLOSE);
+  return at + written;
 }
 
 /**
