@@ -102,7 +102,7 @@ const PARALLEL_MIN_BYTES = 8 << 20;
 export async function runJob(setup: JobSetup, options: RunOptions): Promise<RunResult> {
   // Worker threads start before the sample is read, so their start-up overlaps it (parallel/run.ts).
   const parallel = mayRunParallel(setup, options) ? await import('./parallel/run.js') : undefined;
-  const pool = parallel?.startWorkers(setup.input, options.output?.format ?? 'csv');
+  const pool = parallel?.startWorkers(setup.input);
   try {
     return await runJobWith(setup, options, pool && parallel ? { pool, ...parallel } : undefined);
   } finally {

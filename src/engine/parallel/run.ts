@@ -55,16 +55,15 @@ function trace(message: string): void {
 export class ParallelFallback extends Error {}
 
 /**
- * Semi-space of the worker's young generation (MiB), by output format. What survives each
- * young-generation GC is about the batches in flight (some 350 KB with 256-row batches), so a GC
- * costs about the same at any size and fewer of them cost less: measured (1M rows, CSV,
- * --trace-gc, both threads) 380-400 ms of GC with 4, 270-300 with 6, 270-325 with 8; peak RSS
- * medians 133, 141 and 145 MiB. An Excel run took the same time with 4 as with 6 (5 pairs) and
- * 5 MiB less peak RSS (158-167 against 164-171 MiB; its limit is 200, and a run now and then
- * peaks 30 MiB above the rest). With 512-row batches, 4 promoted nearly every row to the old
- * generation, which then grew to 35 MiB.
+ * Semi-space of the worker's young generation (MiB). What survives each young-generation GC is
+ * about the batches in flight (some 350 KB with 256-row batches), so a GC costs about the same at
+ * any size and fewer of them cost less: measured (1M rows, CSV, --trace-gc, both threads) 380-400
+ * ms of GC with 4, 270-300 with 6, 270-325 with 8; peak RSS medians 133, 141 and 145 MiB. Excel
+ * output likewise: the worker's scavenges 265-316 (199-211 ms) with 4, 148 (118 ms) with 6, for
+ * 4-7 MiB more peak RSS (155-159 MiB; its limit is 200). With 512-row batches, 4 promoted nearly
+ * every row to the old generation, which then grew to 35 MiB.
  */
-const WORKER_SEMI_SPACE_MB = { csv: 6, excel: 4 } as const;
+const WORKER_SEMI_SPACE_MB = 6;
 /**
  * Bytes per part, about, away from the file's end: each part sets up its reader and steps anew.
  * Measured (1M rows, 166 MB): 40 parts of 4 MiB took 0.4 s more CPU and 20 MiB more peak RSS
@@ -111,12 +110,12 @@ export interface WorkerPool {
 }
 
 /** Starts the worker for a CSV source; undefined when the source is no CSV file or the built worker is missing (under vitest the engine runs from TypeScript sources). */
-export function startWorkers(input: InputSource, output: 'csv' | 'excel'): WorkerPool | undefined {
+export function startWorkers(input: InputSource): WorkerPool | undefined {
   const file = csvFileOf(input);
   const workerUrl = new URL('./worker.js', import.meta.url);
   if (!file || !existsSync(fileURLToPath(workerUrl))) return undefined;
   leaveV8HelpersOutOnTwoCores();
-  const worker = engineWorker(workerUrl, { semiSpaceMb: WORKER_SEMI_SPACE_MB[output] });
+  const worker = engineWorker(workerUrl, { semiSpaceMb: WORKER_SEMI_SPACE_MB });
   // An error must never go unhandled; one before runParallel listens is remembered, and the split then reads as "no split".
   let pool: WorkerPool;
   const failed = new Promise<number[]>((resolve) => {
