@@ -340,7 +340,7 @@ export class SheetEncoder extends ByteBuffer {
           open = NUMBER_CELL;
         } else if (kind === DATE) {
           at = putTag(view, at, openings.date);
-          at = writeSerial(buf, at, seconds);
+          at = writeSerial(view, buf, at, seconds);
           open = NUMBER_CELL;
         } else {
           at = putTag(view, at, openings.number);
@@ -390,50 +390,54 @@ function writeDigits(buf: Buffer, at: number, v: number): number {
 const SERIAL_DIGITS = 17;
 
 /**
- * Writes the serial of a date cell's dateSeconds (at least FIRST_EXACT_SECOND): the day number,
- * then the second's fraction of a day, `seconds / 86400`, rounded to SERIAL_DIGITS digits (trailing
- * zeros dropped: `45356.5`). The decimal is within 5e-18 of the exact serial, so a reader gets the
- * double nearest it, for every second of every day Excel has (a test checks each second in each
- * power-of-two range of days; 16 digits missed in 768 of them, and V8's shortest text of the
- * fraction, appended to the day, in 800); readers recover the second exactly.
- *
- * No double is formatted per cell (V8's shortest form is slow for such numbers) and no table is
- * read (a table of each second's digits missed the cache on most date cells): the fraction's
- * exact digits are the first 10 of `seconds / 86400`, then its 8th to 10th again and again, since
- * 86400 is 2^7 3^3 5^2, so after 7 digits the decimal repeats with a period of 3 (1000 is one
- * more than a multiple of 27). Up to 17 bytes past the digits may be written, inside the cell's
- * room; what follows overwrites them (bytes past the encoded length are never read).
+ * A second's fraction of a day, `s / 86400`, is `s * 3125 / 27` ten-millionths: 86400 is
+ * 2^7 3^3 5^2, so its first 7 digits are `floor(s * 3125 / 27)` and the rest are the digits of
+ * `r / 27`, with `r = s * 3125 mod 27`, which repeat `r * 37` (as `1/27 = 0.037037...`). So the
+ * digits after the 7th, rounded to SERIAL_DIGITS, depend on `r` alone: one tag per `r`, its length
+ * without trailing zeros (none at all for `r = 0`, a fraction that ends within 7 digits).
  */
-function writeSerial(buf: Buffer, at: number, total: number): number {
+const SERIAL_TAILS: Tag[] = Array.from({ length: 27 }, (_, r) => {
+  const period = String(r * 37).padStart(3, '0');
+  const exact = period.repeat(4).slice(0, SERIAL_DIGITS - 7 + 1).split('').map(Number);
+  const digits = exact.slice(0, -1);
+  // Rounded half up on the next digit; never a carry out of these digits (they are never all 9s).
+  if (exact[exact.length - 1] >= 5) {
+    let i = digits.length - 1;
+    for (; digits[i] === 9; i--) digits[i] = 0;
+    digits[i]++;
+  }
+  const text = digits.join('').replace(/0+$/, '');
+  return { ...tag(digits.join('')), length: text.length };
+});
+
+/**
+ * Writes the serial of a date cell's dateSeconds (at least FIRST_EXACT_SECOND): the day number,
+ * then the second's fraction of a day rounded to SERIAL_DIGITS digits (trailing zeros dropped:
+ * `45356.5`), from its first 7 digits and a tail (SERIAL_TAILS), in integers: no double is
+ * formatted per cell (V8's shortest form is slow for such numbers), and no table per second is
+ * read (a table of each second's digits missed the cache on most date cells). The decimal is
+ * within 5e-18 of the exact serial, so a reader gets the double nearest it, for every second of
+ * every day Excel has (a test checks each second in each power-of-two range of days; 16 digits
+ * missed in 768 of them, and V8's shortest text of the fraction, appended to the day, in 800);
+ * readers recover the second exactly. The tail's last word may write 2 bytes past it, inside the
+ * cell's room; what follows overwrites them.
+ */
+function writeSerial(view: DataView, buf: Buffer, at: number, total: number): number {
   const days = Math.floor(total / 86_400);
-  const seconds = total - days * 86_400;
+  const seconds = (total - days * 86_400) | 0;
   at = writeDigits(buf, at, days);
   if (seconds === 0) return at;
   buf[at] = 46; // .
-  // The first 10 digits, exactly (below 2^53, and a fraction at least 1/86400 from an integer).
-  const first = Math.floor((seconds * 1e10) / 86_400);
-  const highPart = Math.floor(first / 1e5);
-  // In int32, where V8 divides by 10 with a multiplication.
-  let high = highPart | 0;
-  let low = (first - highPart * 1e5) | 0;
-  for (let p = at + 10; p > at + 5; p--) {
-    buf[p] = 48 + (low % 10);
-    low = (low / 10) | 0;
+  // Below 2^31: int32 arithmetic, where V8 divides by a constant with a multiplication.
+  const scaled = seconds * 3125;
+  let head = (scaled / 27) | 0;
+  const tail = SERIAL_TAILS[scaled - head * 27];
+  for (let p = at + 7; p > at; p--) {
+    buf[p] = 48 + (head % 10);
+    head = (head / 10) | 0;
   }
-  for (let p = at + 5; p > at; p--) {
-    buf[p] = 48 + (high % 10);
-    high = (high / 10) | 0;
-  }
-  const last = at + SERIAL_DIGITS;
-  for (let p = at + 11; p <= last + 1; p++) buf[p] = buf[p - 3];
-  if (buf[last + 1] >= 53) {
-    // Rounded up (never a tie: a fraction that ends has at most 7 digits). The carry stops
-    // before the point: the largest fraction, 86399/86400, is 0.99998842...
-    let p = last;
-    for (; buf[p] === 57; p--) buf[p] = 48;
-    buf[p]++;
-  }
-  let end = last;
+  if (tail.length > 0) return putTag(view, at + 8, tail);
+  let end = at + 7;
   while (buf[end] === 48) end--;
   return end + 1;
 }
