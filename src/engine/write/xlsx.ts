@@ -588,25 +588,24 @@ const EPOCH_SERIAL = 25_569;
 export function dateSeconds(text: string): number {
   if (text.length !== 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84
     || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return NaN;
-  const y = digits(text, 0, 4);
-  const mo = digits(text, 5, 2);
-  const d = digits(text, 8, 2);
-  const h = digits(text, 11, 2);
-  const mi = digits(text, 14, 2);
-  const s = digits(text, 17, 2);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return NaN;
+  const century = twoDigits(text, 0);
+  const year = twoDigits(text, 2);
+  const y = century * 100 + year;
+  const mo = twoDigits(text, 5);
+  const d = twoDigits(text, 8);
+  const h = twoDigits(text, 11);
+  const mi = twoDigits(text, 14);
+  const s = twoDigits(text, 17);
+  // A pair that is not two digits is -1, which fails its range check.
+  if (century < 0 || year < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return NaN;
   return (daysFromCivil(y, mo, d) + EPOCH_SERIAL) * 86_400 + h * 3600 + mi * 60 + s;
 }
 
-/** The number written in `count` ASCII digits at `at`, or -1. */
-function digits(text: string, at: number, count: number): number {
-  let n = 0;
-  for (let i = at; i < at + count; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
+/** The number written in the two ASCII digits at `at`, or -1. */
+function twoDigits(text: string, at: number): number {
+  const a = text.charCodeAt(at) - 48;
+  const b = text.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
 /**

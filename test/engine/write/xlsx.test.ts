@@ -155,6 +155,20 @@ describe('XLSX writer, what XML and Excel cannot hold', () => {
     }
   });
 
+  it('takes as a date only YYYY-MM-DDTHH:mm:ss with a digit in each digit place', () => {
+    const good = '2024-03-05T06:07:08';
+    expect(dateSeconds(good)).toBe((45356 * 86_400) + 6 * 3600 + 7 * 60 + 8);
+    for (let i = 0; i < good.length; i++) {
+      for (const c of ['x', '/', ':', ' ']) {
+        const text = good.slice(0, i) + c + good.slice(i + 1);
+        if (text !== good) expect(dateSeconds(text), text).toBeNaN();
+      }
+    }
+    for (const text of ['2024-13-05T06:07:08', '2023-02-29T06:07:08', '2024-03-05T24:07:08', '2024-03-05T06:60:08', '2024-03-05T06:07:60', '2024-03-5T06:07:08', '2024-03-05T06:07:08Z']) {
+      expect(dateSeconds(text), text).toBeNaN();
+    }
+  });
+
   it('writes each date serial as the decimal that reads back as the double nearest the exact serial', () => {
     // writeSerial makes 17 digits of the fraction from its exact decimal, without a double or a
     // table. Which double a decimal reads as depends on the day's power-of-two range, so one day
