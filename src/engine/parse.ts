@@ -443,22 +443,41 @@ function digitAt(text: string, i: number): number {
  * then reads (or refuses).
  */
 function isoSecondOfDay(text: string): number {
+  const seconds = isoSeconds(text, false);
+  return seconds === seconds ? seconds : -1;
+}
+
+/**
+ * The seconds from 1970-01-01 00:00 to exactly `YYYY-MM-DDTHH:mm:ss` text, engine.md's date_time
+ * output, read as a wall-clock time (validated as isoSecondOfDay does; a space or `t` before the
+ * time is not that form); NaN for anything else.
+ */
+export function isoOutputSeconds(text: string): number {
+  return text.charCodeAt(10) === 84 ? isoSeconds(text, true) : NaN;
+}
+
+/**
+ * isoSecondOfDay's reading: the second of the day or, `withDay`, the seconds from 1970-01-01
+ * (negative before it); NaN for text that is not such a date and time.
+ */
+function isoSeconds(text: string, withDay: boolean): number {
   const t = text.charCodeAt(10);
   if (text.length !== 19 || text.charCodeAt(4) !== MINUS || text.charCodeAt(7) !== MINUS || (t !== SPACE && t !== 84 && t !== 116)
-    || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return -1;
+    || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return NaN;
   const y0 = digitAt(text, 0); const y1 = digitAt(text, 1); const y2 = digitAt(text, 2); const y3 = digitAt(text, 3);
   const mo0 = digitAt(text, 5); const mo1 = digitAt(text, 6); const d0 = digitAt(text, 8); const d1 = digitAt(text, 9);
   const h0 = digitAt(text, 11); const h1 = digitAt(text, 12); const mi0 = digitAt(text, 14); const mi1 = digitAt(text, 15);
   const s0 = digitAt(text, 17); const s1 = digitAt(text, 18);
-  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) < 0) return -1;
+  if ((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) < 0) return NaN;
   const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
   const month = mo0 * 10 + mo1;
   const day = d0 * 10 + d1;
   const hour = h0 * 10 + h1;
   const minute = mi0 * 10 + mi1;
   const second = s0 * 10 + s1;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return -1;
-  return hour * 3600 + minute * 60 + second;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return NaN;
+  const ofDay = hour * 3600 + minute * 60 + second;
+  return withDay ? daysFromCivil(year, month, day) * 86_400 + ofDay : ofDay;
 }
 
 /** parseDate's fast path (see isoSecondOfDay): the parts of exactly `YYYY-MM-DD HH:mm:ss` text, or undefined. */

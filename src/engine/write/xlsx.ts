@@ -28,7 +28,7 @@ import { crc32 } from 'node:zlib';
 import type { DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { daysFromCivil, daysInMonth } from '../parse.js';
+import { isoOutputSeconds } from '../parse.js';
 import type { Row, Table } from '../types.js';
 import { DEFLATE_CHUNK, DeflateSink } from './deflate.js';
 import { ByteBuffer, PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
@@ -572,31 +572,13 @@ const EPOCH_SERIAL = 25_569;
 
 /**
  * The seconds from Excel's day 0 (1899-12-30 00:00) to the engine's date_time text
- * `YYYY-MM-DDTHH:mm:ss`, read as a wall-clock time; NaN when the text is not such a valid date.
- * Its serial (days, fraction = time of day) is this over 86,400; writeSerial takes the whole
- * seconds, so no fraction is made only to be taken apart.
+ * `YYYY-MM-DDTHH:mm:ss`, read as a wall-clock time; NaN when the text is not such a valid date
+ * (isoOutputSeconds, the one reading of that form). Its serial (days, fraction = time of day) is
+ * this over 86,400; writeSerial takes the whole seconds, so no fraction is made only to be taken
+ * apart.
  */
 export function dateSeconds(text: string): number {
-  if (text.length !== 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84
-    || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return NaN;
-  const century = twoDigits(text, 0);
-  const year = twoDigits(text, 2);
-  const y = century * 100 + year;
-  const mo = twoDigits(text, 5);
-  const d = twoDigits(text, 8);
-  const h = twoDigits(text, 11);
-  const mi = twoDigits(text, 14);
-  const s = twoDigits(text, 17);
-  // A pair that is not two digits is -1, which fails its range check.
-  if (century < 0 || year < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return NaN;
-  return (daysFromCivil(y, mo, d) + EPOCH_SERIAL) * 86_400 + h * 3600 + mi * 60 + s;
-}
-
-/** The number written in the two ASCII digits at `at`, or -1. */
-function twoDigits(text: string, at: number): number {
-  const a = text.charCodeAt(at) - 48;
-  const b = text.charCodeAt(at + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+  return isoOutputSeconds(text) + EPOCH_SERIAL * 86_400;
 }
 
 /**

@@ -158,6 +158,10 @@ describe('XLSX writer, what XML and Excel cannot hold', () => {
   it('takes as a date only YYYY-MM-DDTHH:mm:ss with a digit in each digit place', () => {
     const good = '2024-03-05T06:07:08';
     expect(dateSeconds(good)).toBe((45356 * 86_400) + 6 * 3600 + 7 * 60 + 8);
+    // Around the Unix epoch (the shared reading counts from it) and day 0.
+    expect(dateSeconds('1969-12-31T23:59:59')).toBe(25_569 * 86_400 - 1);
+    expect(dateSeconds('1970-01-01T00:00:00')).toBe(25_569 * 86_400);
+    expect(dateSeconds('1899-12-30T00:00:00')).toBe(0);
     for (let i = 0; i < good.length; i++) {
       for (const c of ['x', '/', ':', ' ']) {
         const text = good.slice(0, i) + c + good.slice(i + 1);
