@@ -397,8 +397,8 @@ const SERIAL_TAILS: Tag[] = Array.from({ length: 27 }, (_, r) => {
     for (; digits[i] === 9; i--) digits[i] = 0;
     digits[i]++;
   }
-  const text = digits.join('').replace(/0+$/, '');
-  return { ...tag(digits.join('')), length: text.length };
+  const text = digits.join('');
+  return { ...tag(text), length: text.replace(/0+$/, '').length };
 });
 
 /**
