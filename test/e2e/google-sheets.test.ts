@@ -236,7 +236,9 @@ describe('against import serve', () => {
     const job = await sheetsJob('serve.yaml');
     const res = await cli(['run', job, '--yes'], { env: env() });
     expect(res.exitCode, res.stderr).toBe(0);
-    const jobId = /\bjob_[\w-]{16}\b/.exec(res.stderr)?.[0];
+    // An id may end in '-' (base64url), so its end is "no id character follows", not \b.
+    const jobId = /\bjob_[\w-]{16}(?![\w-])/.exec(res.stderr)?.[0];
+    expect(jobId, res.stderr).toBeDefined();
     const out = await readFile(join(serve.dataDir, 'output', `${jobId}.csv`), 'utf8');
     const dry = await cli(['dry-run', job, '--out', join(dir, 'serve-dry.csv')]);
     expect(dry.exitCode).toBe(0);
