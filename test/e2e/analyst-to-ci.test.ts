@@ -1,10 +1,10 @@
 // The worked example of the README: from a raw CSV to a reviewed job file that CI runs.
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveChoices } from '../../src/jobfile/save.js';
-import { runCli } from '../support/cli.js';
+import { copyExample, runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
 
 let service: Emulator;
@@ -14,7 +14,7 @@ afterAll(async () => { await service?.stop(); });
 describe('examples/review: init, review --save, then CI', () => {
   it('stops at the gate until reviewed, runs once reviewed, and stops again when the data changes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-analyst-'));
-    await cp(join(import.meta.dirname, '..', '..', 'examples', 'review'), dir, { recursive: true });
+    await copyExample('review', dir);
     const env = { IMPORT_BASE_URL: service.url };
     const job = join(dir, 'new.yaml');
 

@@ -2,11 +2,11 @@
 // when an update still fails mid-way: the real CLI against `import serve` (through a recording
 // proxy, so every request sent is seen) and against a recording server playing a service.
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from '../support/cli.js';
+import { BIN, copyExample, ROOT, runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
 import { forwardTo, startRecordingServer, type RecordedRequest, type RecordingServer } from '../support/recording-server.js';
 
@@ -34,7 +34,7 @@ beforeEach(async () => {
   forwardToService(proxy);
   dir = await mkdtemp(join(tmpdir(), 'import-checks-'));
   state = await mkdtemp(join(tmpdir(), 'import-checks-state-'));
-  await cp(join(ROOT, 'examples', 'customers'), dir, { recursive: true });
+  await copyExample('customers', dir);
 });
 
 const env = () => ({ IMPORT_BASE_URL: proxy.url, IMPORT_API_KEY: 'test-key', XDG_STATE_HOME: state });
@@ -230,7 +230,7 @@ describe('writing job files', () => {
 describe('dry-run --out', () => {
   it('writes the format the extension says, whatever outputFileType says', async () => {
     const book = await mkdtemp(join(tmpdir(), 'import-checks-book-'));
-    await cp(join(ROOT, 'examples', 'workbook'), book, { recursive: true });
+    await copyExample('workbook', book);
     const csv = await runCli(['dry-run', join(book, 'job.yaml'), '--out', join(book, 'x.csv')]);
     expect(csv.exitCode).toBe(0);
     expect(csv.stderr).toContain('Writing CSV because --out ends in .csv (the job file\'s outputFileType is excel).');

@@ -1,20 +1,21 @@
-import { mkdtemp, readFile, writeFile, cp, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { copyExample, runCli } from '../support/cli.js';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 
-async function copyExample(name: string): Promise<string> {
+/** A copy of examples/<name> in a new temporary folder. */
+async function exampleCopy(name: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), `import-e2e-${name}-`));
-  await cp(join(examples, name), dir, { recursive: true });
+  await copyExample(name, dir);
   return dir;
 }
 
 describe('import dry-run on the bundled examples', () => {
   it('writes the customers output beside the job file, exactly as the semantics say', async () => {
-    const dir = await copyExample('customers');
+    const dir = await exampleCopy('customers');
     const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
     expect(r.stderr).toContain('Wrote');
     expect(r.exitCode).toBe(0);
@@ -31,7 +32,7 @@ describe('import dry-run on the bundled examples', () => {
   });
 
   it('prints the start and run webhook bodies and the report with -o json', async () => {
-    const dir = await copyExample('customers');
+    const dir = await exampleCopy('customers');
     const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, 'x.csv')]);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -45,7 +46,7 @@ describe('import dry-run on the bundled examples', () => {
   });
 
   it('pivots the store metrics, keeping the first of duplicates', async () => {
-    const dir = await copyExample('pivot');
+    const dir = await exampleCopy('pivot');
     const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
     expect(r.exitCode).toBe(0);
     expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe([
@@ -59,7 +60,7 @@ describe('import dry-run on the bundled examples', () => {
   });
 
   it('selects the Orders sheet of the workbook and writes an xlsx', async () => {
-    const dir = await copyExample('workbook');
+    const dir = await exampleCopy('workbook');
     const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -145,7 +146,7 @@ describe('import dry-run on bad input', () => {
   });
 
   it('lists the sheets when the job selects one that does not exist', async () => {
-    const dir = await copyExample('workbook');
+    const dir = await exampleCopy('workbook');
     const job = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('config:\n', 'config:\n  sheet: Ordres\n');
     await writeFile(join(dir, 'job.yaml'), job);
     const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
@@ -203,7 +204,7 @@ describe('import validate', () => {
 
 describe('import init', () => {
   it('writes a skeleton that dry-runs, with suggestions and their confidence', async () => {
-    const dir = await copyExample('customers');
+    const dir = await exampleCopy('customers');
     const r = await runCli(['init', join(dir, 'customers.csv'), '--schema', join(dir, 'schema.yaml'), '--write', join(dir, 'new.yaml')]);
     expect(r.exitCode).toBe(0);
     const text = await readFile(join(dir, 'new.yaml'), 'utf8');

@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { copyExample, runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
 import { forwardTo, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 
@@ -23,7 +23,7 @@ beforeEach(async () => {
   proxy.reset();
   forwardTo(proxy, service.url);
   dir = await mkdtemp(join(tmpdir(), 'import-flow-'));
-  await cp(join(import.meta.dirname, '..', '..', 'examples', 'customers'), dir, { recursive: true });
+  await copyExample('customers', dir);
 });
 
 const cli = (args: string[]) => runCli(args, { env: { IMPORT_BASE_URL: proxy.url, IMPORT_API_KEY: 'test-key' }, timeoutMs: 30_000 });

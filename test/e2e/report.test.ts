@@ -5,12 +5,12 @@
  * docs/report.png is made that way: the run is in a copy of examples/customers, so paths are short).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../support/cli.js';
+import { copyExample, ROOT, runCli } from '../support/cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 let dir: string;
@@ -33,7 +33,7 @@ describe('dry-run --report', () => {
       return ctx.skip();
     }
     const work = join(dir, 'customers');
-    await cp(join(ROOT, 'examples/customers'), work, { recursive: true });
+    await copyExample('customers', work);
     const report = join(work, 'report.html');
     const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--report', 'report.html', '--rejects', 'rejects.csv'], { cwd: work });
     expect(r.exitCode).toBe(0);

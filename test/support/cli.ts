@@ -1,6 +1,7 @@
 /** Runs the real CLI (`node bin/import.js`) in a child process, isolated from the user's config and env. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,6 +9,16 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** The CLI entry point. */
 export const BIN = join(ROOT, 'bin', 'import.js');
+
+/**
+ * Copies a bundled example's folder (`examples/<name>`) to `to` as the repository holds it: without
+ * the outputs a user's own runs leave beside its job file (`*.out.csv`, `*.out.xlsx`, ignored by
+ * git; the README's quick start writes examples/customers/job.out.csv), which a test would
+ * otherwise take for what its own run wrote.
+ */
+export async function copyExample(name: string, to: string): Promise<void> {
+  await cp(join(ROOT, 'examples', name), to, { recursive: true, filter: (source) => !/\.out\.(csv|xlsx)$/.test(source) });
+}
 
 /** What `runCli` returns. */
 export interface CliResult { stdout: string; stderr: string; exitCode: number | null; timedOut: boolean }
