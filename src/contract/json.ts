@@ -77,14 +77,18 @@ export function orderedObject<T>(pairs: Iterable<readonly [string, T]>): Record<
 export interface ParseJsonOptions {
   /**
    * Data rows: an integer a double cannot hold exactly (`12345678901234567890`, a snowflake id)
-   * becomes a BigInt, and a number beyond a double's range (`1e400`) its written text, instead of
-   * the nearest double or Infinity: values are imported as written, never rounded in silence.
+   * becomes a BigInt, and a fraction a double would change or a number beyond a double's range
+   * (`1e400`) its written text, instead of the nearest double, 0 or Infinity: values are imported
+   * as written, never rounded in silence (see exactNumber).
    */
   exactNumbers?: boolean;
 }
 
-/** May `text` hold a number that a double would change: 16 digits in a row, or a 3-digit exponent? (cheap; false positives only cost a slower parse) */
-const MAYBE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
+/**
+ * May `text` hold a number that a double would change: 16 digits in a row, 16 digits around a
+ * decimal point, or a 3-digit exponent? (cheap; false positives only cost a slower parse)
+ */
+const MAYBE_INEXACT = /\d{16}|[\d.]{17}|[eE][+-]?\d{3}/;
 
 /**
  * Parses JSON text like `JSON.parse`, and records the written key order of every object whose
@@ -99,14 +103,33 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): unknown
 
 /**
  * A number literal as a data value: the double when it holds the written value, else a BigInt
- * for an integer (exact), else the written text (out of a double's range). Fractions with more
- * digits than a double holds keep the double (engine.md: numbers are doubles).
+ * for an integer (exact), else the written text: a fraction with more digits than a double holds
+ * (`0.30000000000000000001`, which would read back as `0.3`), a number past a double's range
+ * either way (`1e400`, `1e-400`), or an integer written with a leading zero (YAML's `01234`, a
+ * code). Trailing zeros are not digits a double loses (`1.50` is 1.5).
  */
 export function exactNumber(literal: string, n: number): number | bigint | string {
-  if (!Number.isFinite(n)) return literal;
-  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(literal)) return n;
-  const exact = BigInt(literal);
-  return BigInt(n) === exact ? n : exact;
+  // Past a double's range, or a leading zero a number would drop (a YAML row's `zip: 01234`).
+  if (!Number.isFinite(n) || /^-?0\d/.test(literal)) return literal;
+  if (/^-?\d+$/.test(literal)) {
+    if (Number.isSafeInteger(n)) return n;
+    const exact = BigInt(literal);
+    return BigInt(n) === exact ? n : exact;
+  }
+  return decimalDigits(literal) === decimalDigits(String(n)) ? n : literal;
+}
+
+/** The decimal value of JSON number text as one comparable text: significant digits and the power of ten of the last (`-1.50e2` -> `-15e1`). */
+function decimalDigits(literal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/.exec(literal);
+  if (!match) return literal;
+  const fraction = match[3] ?? '';
+  let digits = `${match[2]}${fraction}`;
+  let scale = Number(match[4] ?? 0) - fraction.length;
+  digits = digits.replace(/^0+/, '');
+  const trimmed = digits.replace(/0+$/, '');
+  scale += digits.length - trimmed.length;
+  return trimmed === '' ? '0' : `${match[1]}${trimmed}e${scale}`;
 }
 
 /** Whether any object inside `value` has an integer-like key among others. */

@@ -31,6 +31,11 @@ describe('parseJson', () => {
     expect(({} as any).polluted).toBeUndefined();
   });
 
+  it('keeps data numbers a double would change as written, and the rest as doubles', () => {
+    const value = parseJson('[{"a":0.30000000000000000001,"b":1.50,"c":12345678901234.567,"d":1e-400,"e":1e400,"f":12345678901234567890,"g":6.022e23,"h":-0.000000000000000001,"i":0.1}]', { exactNumbers: true }) as Record<string, unknown>[];
+    expect(value[0]).toEqual({ a: '0.30000000000000000001', b: 1.5, c: '12345678901234.567', d: '1e-400', e: '1e400', f: 12345678901234567890n, g: 6.022e23, h: -1e-18, i: 0.1 });
+  });
+
   it('gives the same values as JSON.parse and its errors', () => {
     const text = '{"b": [1, 2.5e3, -0.5, "x\\u00e9\\n"], "3": {"c": false}, "a": null}';
     expect(parseJson(text)).toEqual(JSON.parse(text));
