@@ -6,7 +6,9 @@ import type { RejectView } from '../engine/rejects.js';
 export function formatReject(reject: RejectView): string {
   const what = reject.origin === 'dataType'
     ? `${JSON.stringify(reject.original)} is not a ${reject.rule} in ${reject.fields.join(', ')} (emptied)`
-    : `${reject.rule} (${reject.origin}) on ${reject.fields.join(', ')}`;
+    : reject.origin === 'units'
+      ? `${JSON.stringify(reject.original)} in ${reject.fields.join(', ')} is out of range once converted ${reject.rule} (emptied)`
+      : `${reject.rule} (${reject.origin}) on ${reject.fields.join(', ')}`;
   const values = entriesInOrder(reject.values).map(([k, v]) => `${k}=${v ?? ''}`).join(', ');
   return `row ${reject.row}: ${what}: ${values}`;
 }

@@ -145,9 +145,16 @@ export function parseNumber(text: string): number | undefined {
   // exponent instead lets the decimal-to-binary conversion round once, exactly as for `0.011`.
   if (percent) exponent -= 2;
   const n = exponent === 0 ? Number(mantissa) : Number(`${mantissa}e${exponent}`);
+  // Past a double's range either way (`1e400`, or `1e-400`, which would become 0): not a number we can hold.
   if (!Number.isFinite(n)) return undefined;
-  // -0 would print as `0` anyway; normalising keeps comparisons and JSON plain.
-  if (n === 0) return 0;
+  if (n === 0) {
+    for (let k = 0; k < mantissa.length; k++) {
+      const d = mantissa.charCodeAt(k);
+      if (d > ZERO && d <= NINE) return undefined;
+    }
+    // -0 would print as `0` anyway; normalising keeps comparisons and JSON plain.
+    return 0;
+  }
   return negative ? -n : n;
 }
 
@@ -162,14 +169,38 @@ export function isZeroPadded(text: string): boolean {
 }
 
 /**
- * True for an integer text (digits, an optional sign and thousands commas) whose value a double
- * cannot hold, such as the 19-digit ids of many systems: as a number it would be rounded
- * (`12345678901234567890` -> `12345678901234567000`), so such a column is a code, not a quantity.
+ * True for number text (any form parseNumber accepts) past 2^53 whose written digits the double
+ * `n` it parses to does not keep: a double holds about 16 digits, so `12345678901234567890`,
+ * `$12,345,678,901,234,567,890` or `9007199254740993e0` would be rounded (`12345678901234567000`).
+ * Such a value is a code, not a quantity, and typed as a number it fails instead of being rounded
+ * in silence. `6.022e23` or `1e308` keep their digits (the double reads back as written); below
+ * 2^53 every integer is exact and fractions are doubles as anywhere (`0.1`).
  */
 export function losesDigits(text: string, n: number): boolean {
-  if (Number.isSafeInteger(n) || !Number.isFinite(n) || !Number.isInteger(n)) return false;
-  const digits = text.trim().replace(/^[-+]/, '').replaceAll(',', '');
-  return /^\d+$/.test(digits) && BigInt(digits) !== BigInt(Math.abs(n));
+  if (!Number.isFinite(n) || Math.abs(n) <= Number.MAX_SAFE_INTEGER) return false;
+  // Rare (only past 2^53), so regular expressions are fine: the mantissa's digits, its fraction
+  // digits and the exponent; a `%` moves the decimal point two places.
+  const written = /(\d[\d,]*)?(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*(%?)\s*\)?\s*$/.exec(text);
+  const held = /^(\d+)(?:\.(\d+))?(?:e([-+]\d+))?$/.exec(String(Math.abs(n)));
+  if (!written || !held) return false;
+  const decimal = (whole: string | undefined, fraction = '', exponent = '0', shift = 0) =>
+    canonicalDecimal(`${(whole ?? '').replaceAll(',', '')}${fraction}`, Number(exponent) - fraction.length - shift);
+  return decimal(written[1], written[2], written[3], written[4] ? 2 : 0) !== decimal(held[1], held[2], held[3]);
+}
+
+/** `digits` x 10^`scale` as one text for comparing (`1230`, 0 and `123`, 1 are both `123e1`). */
+function canonicalDecimal(digits: string, scale: number): string {
+  let from = 0;
+  let to = digits.length;
+  while (from < to && digits.charCodeAt(from) === ZERO) from++;
+  while (to > from && digits.charCodeAt(to - 1) === ZERO) { to--; scale++; }
+  return from === to ? '0' : `${digits.slice(from, to)}e${scale}`;
+}
+
+/** parseNumber, refusing text whose value the double would not hold (losesDigits): how a number field reads a value. */
+export function parseExactNumber(text: string): number | undefined {
+  const n = parseNumber(text);
+  return n !== undefined && losesDigits(text, n) ? undefined : n;
 }
 
 /** A parsed date and time; `offsetMinutes` is the explicit UTC offset written in the text, or null. */
@@ -589,7 +620,16 @@ export function normalizeDate(text: string, dayFirst: boolean, zoneOffsetMinutes
   const parts = parseDate(text, dayFirst);
   if (!parts) return undefined;
   if (parts.offsetMinutes !== null && zoneOffsetMinutes !== undefined) {
-    return formatDate(shiftDate(parts, zoneOffsetMinutes - parts.offsetMinutes));
+    return formatShiftedDate(parts, zoneOffsetMinutes - parts.offsetMinutes);
   }
   return formatDate(parts);
+}
+
+/**
+ * formatDate of the date `minutes` later (shiftDate); undefined when that leaves years 0000-9999,
+ * which `YYYY-MM-DDTHH:mm:ss` cannot write (`9999-12-31T23:00:00` five hours on).
+ */
+export function formatShiftedDate(parts: DateParts, minutes: number): string | undefined {
+  const shifted = shiftDate(parts, minutes);
+  return shifted.year < 0 || shifted.year > 9999 ? undefined : formatDate(shifted);
 }

@@ -12,18 +12,18 @@ import { csvField, csvLine } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
 import { writeAll } from './write/fd.js';
 
-/** Which step rejected: a row-dropping rule (`preset` or `additional`), `impute` (dropMissing), `pivot` (missing pivot value) or `dataType` (a cell emptied). */
-export type RejectOrigin = 'dataType' | 'impute' | 'preset' | 'additional' | 'pivot';
+/** Which step rejected: a row-dropping rule (`preset` or `additional`), `impute` (dropMissing), `pivot` (missing pivot value), `dataType` or `units` (a cell emptied). */
+export type RejectOrigin = 'dataType' | 'units' | 'impute' | 'preset' | 'additional' | 'pivot';
 
 /** One rejected row, or one emptied cell. */
 export interface Reject {
   /** 1-based data-row number in the input (header excluded), as the report counts rows. */
   row: number;
-  /** `missingValues`, `duplicateValues`, `dropMissing`, `missingPivotValue`, or the data type a cell failed (`number`, `date_time`). */
+  /** `missingValues`, `duplicateValues`, `dropMissing`, `missingPivotValue`, the data type a cell failed (`number`, `date_time`), or the unit conversion (`F -> C`). */
   rule: string;
   origin: RejectOrigin;
   fields: string[];
-  /** The text that failed type coercion (dataType only), else null. */
+  /** The value that failed (dataType and units only), as text, else null. */
   original: string | null;
   /** The row's values as the rule saw them, one per column given to RejectSink.begin. */
   values: Row;
@@ -37,7 +37,7 @@ export interface RejectSink {
 }
 
 /** Steps in the order they reject; a row's rejects are listed in this order. */
-const RANK: Record<RejectOrigin, number> = { dataType: 0, impute: 1, preset: 2, additional: 2, pivot: 3 };
+const RANK: Record<RejectOrigin, number> = { dataType: 0, units: 1, impute: 2, preset: 3, additional: 3, pivot: 4 };
 
 /**
  * Takes rejects as steps report them (step by step for each batch) and hands them to a sink in

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  detectDayFirst, formatDate, isZeroPadded, looksLikeSlashDate, normalizeDate, parseDate, parseNumber, shiftDate, slashDateOrder,
+  detectDayFirst, formatDate, isZeroPadded, looksLikeSlashDate, normalizeDate, parseDate, parseExactNumber, parseNumber, shiftDate, slashDateOrder,
 } from '../../src/engine/parse.js';
 import { mulberry32 } from '../../src/engine/prng.js';
 
@@ -74,6 +74,34 @@ describe('parseNumber', () => {
 
   it('returns 0 rather than -0', () => {
     expect(Object.is(parseNumber('-0'), 0)).toBe(true);
+  });
+
+  it('refuses a number too small for a double instead of making it 0, as it refuses one too large', () => {
+    for (const text of ['1e-400', '-2.5e-330', '0.1e-323']) expect(parseNumber(text), text).toBeUndefined();
+    expect(parseNumber('0e-400')).toBe(0);
+    expect(parseNumber('0.000e5')).toBe(0);
+    expect(parseNumber('5e-324')).toBe(5e-324); // the smallest double is still a double
+  });
+});
+
+describe('parseExactNumber', () => {
+  it('refuses values past 2^53 whose digits a double would round, whatever their form', () => {
+    for (const text of [
+      '12345678901234567890', '$12345678901234567890', '(12345678901234567890)', '12345678901234567890.0',
+      '9007199254740993e0', '1234567890123456789%', '12,345,678,901,234,567,890', '-9007199254740993', '123456789012345678901234567890e-10',
+    ]) {
+      expect(parseNumber(text), text).toBeDefined();
+      expect(parseExactNumber(text), text).toBeUndefined();
+    }
+  });
+
+  it('keeps numbers whose written digits the double holds, however large', () => {
+    expect(parseExactNumber('6.022e23')).toBe(6.022e23);
+    expect(parseExactNumber('1e308')).toBe(1e308);
+    expect(parseExactNumber('9007199254740992')).toBe(2 ** 53);
+    expect(parseExactNumber('100000000000000000000')).toBe(1e20);
+    expect(parseExactNumber('$1,000,000,000,000,000,000,000')).toBe(1e21);
+    expect(parseExactNumber('0.1234567890123456789')).toBe(0.12345678901234568); // a fraction below 2^53: a double, as anywhere
   });
 });
 
@@ -171,6 +199,12 @@ describe('slash date order', () => {
 describe('normalizeDate and shiftDate', () => {
   it('keeps the wall time of an offset value when no zone is given', () => {
     expect(normalizeDate('2024-03-05T14:22:10+02:00', false)).toBe('2024-03-05T14:22:10');
+  });
+
+  it('refuses a value its offset moves past year 9999 or before year 0000', () => {
+    expect(normalizeDate('9999-12-31T23:00:00-05:00', false, 0)).toBeUndefined();
+    expect(normalizeDate('0000-01-01T01:00:00+05:00', false, 0)).toBeUndefined();
+    expect(normalizeDate('9999-12-31T23:00:00-05:00', false)).toBe('9999-12-31T23:00:00');
   });
 
   it('moves an offset value into the given zone', () => {

@@ -5,11 +5,12 @@
 import { IMPUTE_METHODS, type DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
+import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
 import { eachBatch, ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { dropCounter, type DropCounter } from './drop-rows.js';
 import { fieldIndex } from './map.js';
 import { dataTypeOf } from './types.js';
+import { utcOffsetHours } from './units.js';
 
 type Method = 'fill' | 'dropMissing';
 
@@ -25,29 +26,46 @@ export function imputeMethodOf(value: unknown): Method | null | undefined {
 
 /**
  * A fill value as the field's type holds it: a number for number fields, `YYYY-MM-DDTHH:mm:ss`
- * for date_time fields, text otherwise. Throws a UsageError naming the field when it does not fit.
+ * for date_time fields, text otherwise. A date with an explicit offset is moved to `zoneMinutes`
+ * (UTC+n hours as minutes), the zone the field's values are in once its time-zone conversion has
+ * run; without one its wall time is kept as written, as the data-type step does. Throws a
+ * UsageError naming the field when it does not fit.
  */
-export function coerceFillValue(field: string, fillValue: unknown, type: DataType | undefined): Value {
+export function coerceFillValue(field: string, fillValue: unknown, type: DataType | undefined, zoneMinutes?: number): Value {
   if (fillValue === null || fillValue === undefined || (typeof fillValue === 'string' && isMissing(fillValue))) {
     throw new UsageError(`Impute method fill for field "${field}" needs imputeMethodConfig.fillValue, a non-empty value.`);
   }
+  // A job file's integer a double cannot hold arrives as a BigInt (contract/json.ts exactNumber).
+  const shown = typeof fillValue === 'bigint' ? String(fillValue) : JSON.stringify(fillValue);
   if (type === 'number') {
-    const n = typeof fillValue === 'number' ? fillValue : typeof fillValue === 'string' ? parseNumber(fillValue) : undefined;
+    const text = typeof fillValue === 'bigint' ? String(fillValue) : typeof fillValue === 'string' ? fillValue : undefined;
+    const n = typeof fillValue === 'number' ? fillValue : text !== undefined ? parseNumber(text) : undefined;
+    if (n !== undefined && text !== undefined && losesDigits(text, n)) {
+      throw new UsageError(`Fill value ${shown} for field "${field}" would become ${n} in a number field (a number holds about 16 digits); give a value it holds, or make the field rich_text to keep every digit.`);
+    }
     if (n === undefined || !Number.isFinite(n)) {
-      throw new UsageError(`Fill value ${JSON.stringify(fillValue)} for field "${field}" is not a number, but the field's data type is number.`);
+      throw new UsageError(`Fill value ${shown} for field "${field}" is not a number, but the field's data type is number.`);
     }
     return n;
   }
   const text = typeof fillValue === 'string' ? fillValue : typeof fillValue === 'object' ? JSON.stringify(fillValue) : String(fillValue);
   if (type === 'date_time') {
     // A lone fill value has no column to decide its slash order; it proves its own, else month-first.
-    const date = normalizeDate(text, slashDateOrder(text) === 'dayFirst');
+    const date = normalizeDate(text, slashDateOrder(text) === 'dayFirst', zoneMinutes);
     if (date === undefined) {
-      throw new UsageError(`Fill value ${JSON.stringify(fillValue)} for field "${field}" is not a date, but the field's data type is date_time; write it as YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.`);
+      throw new UsageError(`Fill value ${shown} for field "${field}" is not a date, but the field's data type is date_time; write it as YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.`);
     }
     return date;
   }
   return text;
+}
+
+/** The zone (UTC+n hours, as minutes) a date_time field's values are in after its time-zone conversion; undefined without one. */
+function zoneAfterUnits(config: EngineConfig, field: string): number | undefined {
+  const conversion = Object.hasOwn(config.units ?? {}, field) ? config.units?.[field] : undefined;
+  if (typeof conversion?.from !== 'string' || typeof conversion.to !== 'string' || utcOffsetHours(conversion.from) === undefined) return undefined;
+  const hours = utcOffsetHours(conversion.to);
+  return hours === undefined ? undefined : hours * 60;
 }
 
 interface Rule { field: string; method: Method; fillValue: Value }
@@ -62,7 +80,7 @@ function validate(config: EngineConfig): Rule[] {
     if (method === null) continue;
     // fillValue is taken as the output holds the field: after type coercion and unit conversion.
     const type = dataTypeOf(config.dataTypes?.[field]);
-    const fillValue = method === 'fill' ? coerceFillValue(field, entry.imputeMethodConfig?.fillValue, type) : null;
+    const fillValue = method === 'fill' ? coerceFillValue(field, entry.imputeMethodConfig?.fillValue, type, zoneAfterUnits(config, field)) : null;
     rules.push({ field, method, fillValue });
   }
   return rules;

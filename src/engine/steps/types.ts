@@ -6,7 +6,7 @@ import { DATA_TYPES, type DataType } from '../../contract/index.js';
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
+import { normalizeDate, parseExactNumber, parseNumber, slashDateOrder } from '../parse.js';
 import { emptyTypeEvidence, ownsRows, type Batch, type EngineConfig, type Row, type TypeEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { utcOffsetHours } from './units.js';
 
@@ -143,8 +143,7 @@ function isGrouped(text: string): boolean {
 function toNumber(value: Value): number | null | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (value === null || isMissing(value)) return null;
-  const n = parseNumber(value);
-  return n !== undefined && losesDigits(value, n) ? undefined : n;
+  return parseExactNumber(value);
 }
 
 function toDate(value: Value, column: DateColumn): string | null | undefined {

@@ -3,8 +3,8 @@
  * physical units (length, mass, temperature, duration) on number fields.
  */
 import { UsageError } from '../../errors.js';
-import { formatDate, parseDate, shiftDate, shiftIsoDateTime } from '../parse.js';
-import { eachBatch, ownsRows, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table } from '../types.js';
+import { formatShiftedDate, parseDate, shiftIsoDateTime } from '../parse.js';
+import { eachBatch, ownsRows, type Batch, type EngineConfig, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { fieldIndex } from './map.js';
 
 /** What a unit measures; `timezone` is the seed's UTC delta. */
@@ -35,14 +35,16 @@ const LINEAR: Record<string, { dimension: UnitDimension; factor: number }> = {
 };
 
 // Temperature is affine, so it goes through Celsius instead of a factor.
+// Multiplying first rounds as a person expects (`(x - 32) * 5 / 9`); near a double's limit that
+// product overflows although the answer fits, so dividing first takes over there.
 const TO_CELSIUS: Record<string, (x: number) => number> = {
   C: (x) => x,
-  F: (x) => ((x - 32) * 5) / 9,
+  F: (x) => { const c = ((x - 32) * 5) / 9; return Number.isFinite(c) ? c : ((x - 32) / 9) * 5; },
   K: (x) => x - 273.15,
 };
 const FROM_CELSIUS: Record<string, (x: number) => number> = {
   C: (x) => x,
-  F: (x) => (x * 9) / 5 + 32,
+  F: (x) => { const f = (x * 9) / 5 + 32; return Number.isFinite(f) ? f : (x / 5) * 9 + 32; },
   K: (x) => x + 273.15,
 };
 
@@ -122,7 +124,7 @@ export function numberConverter(from: string, to: string): (x: number) => number
   return (x) => round(x * factor);
 }
 
-interface Conversion { index: number; field: string; kind: 'date' | 'number'; minutes: number; convert: (x: number) => number }
+interface Conversion { index: number; field: string; rule: string; kind: 'date' | 'number'; minutes: number; convert: (x: number) => number }
 
 function validate(config: EngineConfig): void {
   for (const [field, conversion] of Object.entries(config.units ?? {})) {
@@ -142,38 +144,42 @@ function plan(input: Table, config: EngineConfig, ctx: StepContext): Conversion[
     const wrongType = unitTypeProblem(from, to, type);
     if (wrongType) throw new UsageError(`Unit conversion ${from} → ${to} on field "${field}" ${wrongType}.`);
     const dimension = unitDimension(from);
+    const rule = `${from} -> ${to}`;
     if (dimension === 'timezone') {
       // Seed: a time-zone delta converts date_time values; on text it has no meaning.
       const minutes = ((utcOffsetHours(to) as number) - (utcOffsetHours(from) as number)) * 60;
-      if (minutes !== 0) conversions.push({ index, field, kind: 'date', minutes, convert: (x) => x });
+      if (minutes !== 0) conversions.push({ index, field, rule, kind: 'date', minutes, convert: (x) => x });
     } else {
-      if (from !== to) conversions.push({ index, field, kind: 'number', minutes: 0, convert: numberConverter(from, to) });
+      if (from !== to) conversions.push({ index, field, rule, kind: 'number', minutes: 0, convert: numberConverter(from, to) });
     }
   }
   return conversions;
 }
 
-function convertRow(row: Row, conversions: Conversion[], inPlace: boolean): Row {
-  const out = inPlace ? row : row.slice();
-  for (const c of conversions) {
-    const value = out[c.index];
-    if (c.kind === 'number') {
-      if (typeof value === 'number') out[c.index] = c.convert(value);
-    } else if (typeof value === 'string') {
-      // Values are already `YYYY-MM-DDTHH:mm:ss` from the data-type step, which parses back exactly;
-      // most shifts stay within the day and take the fast path.
-      const shifted = shiftIsoDateTime(value, c.minutes);
-      if (shifted !== undefined) out[c.index] = shifted;
-      else {
-        const parts = parseDate(value, false);
-        if (parts) out[c.index] = formatDate(shiftDate(parts, c.minutes));
-      }
-    }
+/**
+ * The value converted; undefined when the result cannot be written: a number past a double's range
+ * (`1e308` km in mm), or a date shifted past year 9999 or before year 0000.
+ */
+function convertValue(value: Value, c: Conversion): Value | undefined {
+  if (c.kind === 'number') {
+    if (typeof value !== 'number') return value;
+    const converted = c.convert(value);
+    return Number.isFinite(converted) ? converted : undefined;
   }
-  return out;
+  if (typeof value !== 'string') return value;
+  // Values are already `YYYY-MM-DDTHH:mm:ss` from the data-type step, which parses back exactly;
+  // most shifts stay within the day and take the fast path.
+  const shifted = shiftIsoDateTime(value, c.minutes);
+  if (shifted !== undefined) return shifted;
+  const parts = parseDate(value, false);
+  return parts ? formatShiftedDate(parts, c.minutes) : value;
 }
 
-/** Step 6: shifts date_time fields by `to − from` hours and converts number fields between physical units. */
+/**
+ * Step 6: shifts date_time fields by `to − from` hours and converts number fields between physical
+ * units. A value whose result cannot be written becomes missing and is counted with the field's
+ * coercion failures (and listed by `--rejects`), never written as something else.
+ */
 export const units: Step = {
   name: 'units',
   check(config) {
@@ -182,9 +188,22 @@ export const units: Step = {
   apply(input, config, ctx) {
     const conversions = plan(input, config, ctx);
     if (conversions.length === 0) return input;
+    const failures = ctx.report.coercionFailures;
     const convertBatch = (batch: Batch): Batch => {
       const inPlace = ownsRows(batch, ctx);
-      return { rows: batch.rows.map((row) => convertRow(row, conversions, inPlace)), rowNumbers: batch.rowNumbers, owned: batch.owned };
+      const rows = batch.rows.map((row, r) => {
+        const out = inPlace ? row : row.slice();
+        for (const c of conversions) {
+          const value = out[c.index];
+          const converted = convertValue(value, c);
+          if (converted !== undefined) { out[c.index] = converted; continue; }
+          out[c.index] = null;
+          failures[c.field] = (failures[c.field] ?? 0) + 1;
+          ctx.rejects?.add({ row: batch.rowNumbers[r], rule: c.rule, origin: 'units', fields: [c.field], original: String(value), values: out });
+        }
+        return out;
+      });
+      return { rows, rowNumbers: batch.rowNumbers, owned: batch.owned };
     };
     return { columns: input.columns, types: input.types, batches: eachBatch(input.batches, convertBatch) };
   },

@@ -33,6 +33,21 @@ describe('impute step', () => {
     expect(() => impute.check!(config, ['qty'], makeContext())).toThrow('Fill value "many" for field "qty" is not a number, but the field\'s data type is number.');
   });
 
+  it('refuses a number fill value whose digits a double would round, naming what it would become', () => {
+    const config = makeConfig({ dataTypes: { id: 'number' }, impute: { id: { imputeMethod: 'fill', imputeMethodConfig: { fillValue: '9007199254740993' } } } });
+    expect(() => impute.check!(config, ['id'], makeContext())).toThrow('Fill value "9007199254740993" for field "id" would become 9007199254740992 in a number field');
+    const big = makeConfig({ dataTypes: { id: 'number' }, impute: { id: { imputeMethod: 'fill', imputeMethodConfig: { fillValue: 12345678901234567890n as unknown as string } } } });
+    expect(() => impute.check!(big, ['id'], makeContext())).toThrow('Fill value 12345678901234567890 for field "id" would become 12345678901234567000');
+  });
+
+  it('moves a date fill value with an offset into the zone the conversion leaves values in, and keeps it as written without one', async () => {
+    const fill = { imputeMethod: 'fill', imputeMethodConfig: { fillValue: '2024-03-05T10:00:00+02:00' } };
+    const converted = run(['at'], [[null]], { dataTypes: { at: 'date_time' }, units: { at: { from: 'UTC_p0', to: 'UTC_p1' } }, impute: { at: fill } }, ['date_time']);
+    await expectRows(converted.out, [{ at: '2024-03-05T09:00:00' }]);
+    const plain = run(['at'], [[null]], { dataTypes: { at: 'date_time' }, impute: { at: fill } }, ['date_time']);
+    await expectRows(plain.out, [{ at: '2024-03-05T10:00:00' }]);
+  });
+
   it('refuses fill without a fill value', () => {
     const config = makeConfig({ impute: { country: { imputeMethod: 'fill' } } });
     expect(() => impute.check!(config, ['country'], makeContext())).toThrow(/needs imputeMethodConfig.fillValue/);

@@ -23,6 +23,25 @@ describe('units step', () => {
     await expectRows(run('date_time', ['2024-03-05T00:00:00'], { units: { f: { from: 'UTC_p5.5', to: 'UTC_p0' } } }), [{ f: '2024-03-04T18:30:00' }]);
   });
 
+  it('makes a result it cannot write missing and counts it: a number past a double, a date past 9999', async () => {
+    const config = makeConfig({ dataTypes: { f: 'number' }, units: { f: { from: 'km', to: 'mm' } } });
+    const ctx = makeContext();
+    await expectRows(units.apply(makeTable(['f'], [[1e308], [2]], { types: ['number'], freeze: true }), config, ctx), [{ f: null }, { f: 2_000_000 }]);
+    expect(ctx.report.coercionFailures).toEqual({ f: 1 });
+    const dates = makeConfig({ dataTypes: { f: 'date_time' }, units: { f: { from: 'UTC_m5', to: 'UTC_p0' } } });
+    const dateCtx = makeContext();
+    await expectRows(units.apply(makeTable(['f'], [['9999-12-31T23:00:00'], ['9999-12-31T18:00:00']], { types: ['date_time'], freeze: true }), dates, dateCtx), [
+      { f: null }, { f: '9999-12-31T23:00:00' },
+    ]);
+    expect(dateCtx.report.coercionFailures).toEqual({ f: 1 });
+  });
+
+  it('converts temperatures near a double\'s limit without overflowing on the way', async () => {
+    await expectRows(run('number', [1e308], { units: { f: { from: 'F', to: 'C' } } }), [{ f: 5.55555555555556e307 }]);
+    await expectRows(run('number', [1.5e308], { units: { f: { from: 'C', to: 'F' } } }), [{ f: null }]);
+    await expectRows(run('number', [1e307], { units: { f: { from: 'C', to: 'F' } } }), [{ f: 1.8e307 }]);
+  });
+
   it('changes nothing when from and to are both null', async () => {
     await expectRows(run('date_time', ['2024-03-05T00:00:00'], { units: { f: { from: null, to: null } } }), [{ f: '2024-03-05T00:00:00' }]);
   });
