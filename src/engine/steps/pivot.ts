@@ -72,7 +72,12 @@ export const pivot: Step = {
     // Groups in first-seen order; each keeps its index values, first row number and cells by pivot value.
     const groups = new Map<string, { indexValues: Value[]; rowNumber: number; cells: Map<string, Value[]> }>();
     const pivotValues: string[] = [];
-    const knownPivotValues = new Set<string>();
+    /** Each pivot value's first values of the pivot columns: several pivot columns may join to one name. */
+    const firstTuples = new Map<string, string[]>();
+    /** Two different tuples that join to one pivot value, the first pair found, and how many rows had such a second tuple. */
+    let clash: { first: string[]; other: string[]; rows: number } | undefined;
+    /** Rows whose group already had a cell for their pivot value: `first` leaves their values out. */
+    let repeated: { rows: number; firstRow: number } | undefined;
     let countMissingPivot: DropCounter | undefined;
     for await (const batch of input.batches) {
       for (let r = 0; r < batch.rows.length; r++) {
@@ -84,8 +89,14 @@ export const pivot: Step = {
           countMissingPivot(batch.rowNumbers[r], row);
           continue;
         }
-        const pivotValue = pivotAt.map((i) => text(row[i])).join('_');
-        if (!knownPivotValues.has(pivotValue)) { knownPivotValues.add(pivotValue); pivotValues.push(pivotValue); }
+        const tuple = pivotAt.map((i) => text(row[i]));
+        const pivotValue = tuple.join('_');
+        const firstTuple = firstTuples.get(pivotValue);
+        if (firstTuple === undefined) { firstTuples.set(pivotValue, tuple); pivotValues.push(pivotValue); }
+        else if (tuple.length > 1 && tuple.some((t, k) => t !== firstTuple[k])) {
+          clash ??= { first: firstTuple, other: tuple, rows: 0 };
+          clash.rows++;
+        }
         const key = tupleKey(row, indexAt);
         let group = groups.get(key);
         if (!group) {
@@ -94,7 +105,19 @@ export const pivot: Step = {
         }
         // `first`: the first row's values for this group and pivot value, even when missing.
         if (!group.cells.has(pivotValue)) group.cells.set(pivotValue, valueAt.map((i) => (isMissing(row[i]) ? null : row[i])));
+        else {
+          repeated ??= { rows: 0, firstRow: batch.rowNumbers[r] };
+          repeated.rows++;
+        }
       }
+    }
+    // What `first` and the joined names leave out is said, never dropped in silence.
+    if (repeated) {
+      ctx.warn(`Pivot: ${repeated.rows} ${repeated.rows === 1 ? 'row repeats' : 'rows repeat'} an index and pivot value already seen (the first at row ${repeated.firstRow}); aggregation first kept the first row's values and left theirs out.`);
+    }
+    if (clash) {
+      const show = (t: string[]) => `(${t.map((v) => JSON.stringify(v)).join(', ')})`;
+      ctx.warn(`Pivot: pivot values ${show(clash.first)} and ${show(clash.other)} both join to ${JSON.stringify(clash.first.join('_'))}, so they share one column (${clash.rows} ${clash.rows === 1 ? 'row' : 'rows'} with a second such value); values joined by "_" are one pivot value (engine.md step 10), so pivot on one column to keep them apart.`);
     }
 
     const columns = [...plan.index];
@@ -105,7 +128,10 @@ export const pivot: Step = {
     // pandas gives when its (value, pivot) column levels are joined with `_`, as the names are.
     plan.values.forEach((valueColumn, v) => {
       for (const pivotValue of pivotValues) {
-        columns.push(uniqueName(plan.values.length === 1 ? pivotValue : `${valueColumn}_${pivotValue}`, taken));
+        const name = plan.values.length === 1 ? pivotValue : `${valueColumn}_${pivotValue}`;
+        const unique = uniqueName(name, taken);
+        if (unique !== name) ctx.warn(`Pivot: the column for pivot value ${JSON.stringify(pivotValue)} is named ${JSON.stringify(unique)}: ${JSON.stringify(name)} is already a column.`);
+        columns.push(unique);
         types.push(input.types[valueAt[v]]);
       }
     });

@@ -41,7 +41,7 @@ describe('impute step', () => {
   });
 
   it('moves a date fill value with an offset into the zone the conversion leaves values in, and keeps it as written without one', async () => {
-    const fill = { imputeMethod: 'fill', imputeMethodConfig: { fillValue: '2024-03-05T10:00:00+02:00' } };
+    const fill = { imputeMethod: 'fill' as const, imputeMethodConfig: { fillValue: '2024-03-05T10:00:00+02:00' } };
     const converted = run(['at'], [[null]], { dataTypes: { at: 'date_time' }, units: { at: { from: 'UTC_p0', to: 'UTC_p1' } }, impute: { at: fill } }, ['date_time']);
     await expectRows(converted.out, [{ at: '2024-03-05T09:00:00' }]);
     const plain = run(['at'], [[null]], { dataTypes: { at: 'date_time' }, impute: { at: fill } }, ['date_time']);

@@ -56,9 +56,20 @@ describe('pivot step', () => {
     await expectRows(out, [{ id: '1', a_2023: 'x', b_2024: 'y' }, { id: '2', a_2023: 'z', b_2024: null }]);
   });
 
-  it('keeps the first row of a group and pivot value, even when its value is missing', async () => {
-    const input = makeTable(['id', 'k', 'v'], [['1', 'a', null], ['1', 'a', 'later']]);
-    await expectRows(run(pivotConfig(['id'], ['k'], ['v']), input).out, [{ id: '1', a: null }]);
+  it('keeps the first row of a group and pivot value, even when its value is missing, and says what it left out', async () => {
+    const input = makeTable(['id', 'k', 'v'], [['1', 'a', null], ['1', 'a', 'later'], ['1', 'b', 'x'], ['1', 'a', 'again']]);
+    const { out, ctx } = run(pivotConfig(['id'], ['k'], ['v']), input);
+    await expectRows(out, [{ id: '1', a: null, b: 'x' }]);
+    expect(ctx.warnings).toEqual([
+      "Pivot: 2 rows repeat an index and pivot value already seen (the first at row 2); aggregation first kept the first row's values and left theirs out.",
+    ]);
+  });
+
+  it('warns when different values of several pivot columns join to one name', async () => {
+    const input = makeTable(['id', 'p1', 'p2', 'v'], [['1', 'a', 'b_c', '10'], ['1', 'a_b', 'c', '20'], ['2', 'a', 'b_c', '30']]);
+    const { out, ctx } = run(pivotConfig(['id'], ['p1', 'p2'], ['v']), input);
+    await expectRows(out, [{ id: '1', a_b_c: '10' }, { id: '2', a_b_c: '30' }]);
+    expect(ctx.warnings).toContain('Pivot: pivot values ("a", "b_c") and ("a_b", "c") both join to "a_b_c", so they share one column (1 row with a second such value); values joined by "_" are one pivot value (engine.md step 10), so pivot on one column to keep them apart.');
   });
 
   it('groups rows with missing index values together', async () => {
@@ -75,7 +86,9 @@ describe('pivot step', () => {
 
   it('gives a pivot value that repeats a column name a _2 suffix', async () => {
     const input = makeTable(['id', 'k', 'v'], [['1', 'id', 'x']]);
-    await expectRows(run(pivotConfig(['id'], ['k'], ['v']), input).out, [{ id: '1', id_2: 'x' }]);
+    const { out, ctx } = run(pivotConfig(['id'], ['k'], ['v']), input);
+    await expectRows(out, [{ id: '1', id_2: 'x' }]);
+    expect(ctx.warnings).toEqual(['Pivot: the column for pivot value "id" is named "id_2": "id" is already a column.']);
   });
 
   it('refuses an unknown column', async () => {
