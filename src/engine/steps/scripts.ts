@@ -11,12 +11,16 @@ import { BATCH_SIZE } from '../types.js';
 /** The table a script sees and returns. */
 export interface ScriptTable { columns: string[]; rows: Record<string, unknown>[] }
 
-/** A script's value as an engine value: null/undefined → null, text kept (blank → null), finite numbers kept, dates as ISO text, anything else as text or JSON. */
-export function toValue(value: unknown): Value {
+/**
+ * A script's value as an engine value: null/undefined → null, text kept (blank → null), finite
+ * numbers kept, dates as ISO text, anything else as text or JSON; `undefined` for a value that is
+ * no value (NaN, ±Infinity, an invalid Date), which the caller refuses rather than empty in silence.
+ */
+export function toValue(value: unknown): Value | undefined {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return orNull(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
   if (typeof value === 'object') return stringifyJson(value);
   return String(value);
 }
@@ -66,10 +70,16 @@ async function runScript(id: string, fn: ScriptFn, table: ScriptTable): Promise<
   // Each script sees engine values (text, numbers, null), whatever the one before it returned.
   return {
     columns: checked.columns.slice(),
-    rows: checked.rows.map((row) => rowObject(checked.columns, (i) => {
+    rows: checked.rows.map((row, r) => rowObject(checked.columns, (i) => {
       const column = checked.columns[i];
       // Own members only: a row without `__proto__` must not read Object.prototype as its value.
-      return Object.hasOwn(row, column) ? toValue(row[column]) : null;
+      if (!Object.hasOwn(row, column)) return null;
+      const value = toValue(row[column]);
+      if (value === undefined) {
+        const shown = row[column] instanceof Date ? 'an invalid Date' : String(row[column]);
+        throw new UsageError(`Script "${id}" returned ${shown} in column "${column}" of row ${r + 1}, which is not a value; return null for a missing value (or text to keep it as text).`);
+      }
+      return value;
     })),
   };
 }

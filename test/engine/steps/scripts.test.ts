@@ -34,8 +34,17 @@ describe('scripts steps', () => {
   });
 
   it('converts script values back: null/undefined to null, text kept, numbers kept, others as text', () => {
-    expect([undefined, null, 'x', '  ', 5, Number.NaN, true, { a: 1 }, [1, 2], new Date('2024-01-02T03:04:05Z')].map(toValue))
-      .toEqual([null, null, 'x', null, 5, null, 'true', '{"a":1}', '[1,2]', '2024-01-02T03:04:05.000Z']);
+    expect([undefined, null, 'x', '  ', 5, true, { a: 1 }, [1, 2], new Date('2024-01-02T03:04:05Z')].map(toValue))
+      .toEqual([null, null, 'x', null, 5, 'true', '{"a":1}', '[1,2]', '2024-01-02T03:04:05.000Z']);
+  });
+
+  it('refuses NaN, Infinity and an invalid Date from a script, naming the script, column and row, instead of emptying the cell', async () => {
+    for (const [bad, shown] of [[Number.NaN, 'NaN'], [-Infinity, '-Infinity'], [new Date('nope'), 'an invalid Date']] as const) {
+      const ctx = makeContext({ scripts: { calc: ({ columns, rows }) => ({ columns, rows: rows.map((row, i) => ({ ...row, n: i === 1 ? bad : row.n })) }) } });
+      const out = await Promise.resolve(postCleanScripts.apply(makeTable(['n'], [[1], [2]], { types: ['number'] }), post('calc'), ctx)).catch((e: unknown) => e);
+      expect(out).toBeInstanceOf(UsageError);
+      expect((out as Error).message).toBe(`Script "calc" returned ${shown} in column "n" of row 2, which is not a value; return null for a missing value (or text to keep it as text).`);
+    }
   });
 
   it('warns and skips a script with no local module', async () => {
