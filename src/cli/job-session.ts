@@ -65,7 +65,7 @@ async function readRowsFile(job: JobFile, deps: Deps): Promise<Record<string, un
   const path = job.input.rowsFile!;
   let value: unknown;
   try {
-    value = parseJson(await readFile(path, 'utf8'), { exactNumbers: true });
+    value = parseJson(await readFile(path, 'utf8'), { exactNumbers: true, uniqueKeys: true });
   } catch (error) {
     const why = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     throw inputError(job, deps, 'rowsFile', `input.rowsFile ${basename(path)} ${why}; give a JSON array of row objects.`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entriesInOrder, isIndexLikeKey, keysInOrder, orderedObject, parseJson, stringifyJson } from '../../src/contract/json.js';
+import { DuplicateKeyError, entriesInOrder, isIndexLikeKey, keysInOrder, orderedObject, parseJson, stringifyJson } from '../../src/contract/json.js';
 
 describe('isIndexLikeKey', () => {
   it('is true only for canonical array indexes', () => {
@@ -34,6 +34,15 @@ describe('parseJson', () => {
   it('keeps data numbers a double would change as written, and the rest as doubles', () => {
     const value = parseJson('[{"a":0.30000000000000000001,"b":1.50,"c":12345678901234.567,"d":1e-400,"e":1e400,"f":12345678901234567890,"g":6.022e23,"h":-0.000000000000000001,"i":0.1}]', { exactNumbers: true }) as Record<string, unknown>[];
     expect(value[0]).toEqual({ a: '0.30000000000000000001', b: 1.5, c: '12345678901234.567', d: '1e-400', e: '1e400', f: 12345678901234567890n, g: 6.022e23, h: -1e-18, i: 0.1 });
+  });
+
+  it('with uniqueKeys, refuses an object naming a key twice at the second one, however the text is spaced or escaped', () => {
+    const error = (() => { try { parseJson('[{"a": 1, "b": {"a": 2}, "a" : 3}]', { uniqueKeys: true }); } catch (e) { return e; } })() as DuplicateKeyError;
+    expect(error).toBeInstanceOf(DuplicateKeyError);
+    expect([error.key, error.offset]).toEqual(['a', 25]);
+    expect(() => parseJson('[{"a\\"": 1, "a": 2, "x": "\\"a\\": 1"}]', { uniqueKeys: true })).not.toThrow();
+    expect(() => parseJson('{"\\u0061": 1, "a": 2}', { uniqueKeys: true })).toThrow(DuplicateKeyError);
+    expect(parseJson('{"a": 1, "a": 2}')).toEqual({ a: 2 }); // without the option: JSON.parse's last value
   });
 
   it('gives the same values as JSON.parse and its errors', () => {

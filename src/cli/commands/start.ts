@@ -151,7 +151,7 @@ export function parseRows(text: string, shown: string): Record<string, unknown>[
   let value: unknown;
   try {
     // Keeps the written order of each row's keys: they become the columns (a "1962" column stays in place).
-    value = parseJson(text, { exactNumbers: true });
+    value = parseJson(text, { exactNumbers: true, uniqueKeys: true });
   } catch (error) {
     throw new UsageError(`--json-data ${shown} is not valid JSON (${(error as Error).message}); pass a JSON array of row objects.`);
   }

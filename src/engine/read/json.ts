@@ -1,6 +1,6 @@
 /** JSON rows reader (engine.md "Reading input"): an array of objects, columns = union of keys in first-seen order. */
 import { readFile } from 'node:fs/promises';
-import { entriesInOrder, keysInOrder, parseJson, stringifyJson } from '../../contract/json.js';
+import { DuplicateKeyError, entriesInOrder, keysInOrder, parseJson, stringifyJson } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type InputSource, type Row, type Table } from '../types.js';
@@ -42,6 +42,10 @@ function checkRows(value: unknown, display: string): Record<string, unknown>[] {
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
       throw new UsageError(`${display}: element ${i} (0-based) is ${kindOf(element)}, not an object; give every row as {"column": "value"}.`);
     }
+  }
+  // Rows without a key make a table without columns: nothing could be imported from them.
+  if (value.length > 0 && !value.some((row) => Object.keys(row as object).length > 0)) {
+    throw new UsageError(`${display}: every row is an empty object, so there are no columns; give rows as [{"column": "value"}, ...].`);
   }
   return value as Record<string, unknown>[];
 }
@@ -110,10 +114,11 @@ export function jsonFileSource(path: string, display: string, name: string, size
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       let value: unknown;
       try {
-        value = parseJson(text, { exactNumbers: true });
+        value = parseJson(text, { exactNumbers: true, uniqueKeys: true });
       } catch (error) {
         throw invalidJson(text, display, error as Error);
       }
+      if (Array.isArray(value) && value.length === 0) throw new UsageError(`${display} is an empty array, so there are no rows; give rows as [{"column": "value"}, ...].`);
       return rowsTable(checkRows(value, display));
     },
   };
@@ -127,6 +132,9 @@ export function jsonLines(file: string): string {
 
 function invalidJson(text: string, display: string, error: Error): UsageError {
   if (text.trim() === '') return new UsageError(`${display} is empty; give a JSON array of row objects.`);
+  if (error instanceof DuplicateKeyError) {
+    return new UsageError(`${display}:${lineCol(text, error.offset)}: key ${JSON.stringify(error.key)} appears twice in one object, so one of its values would be lost; remove or rename one of them.`);
+  }
   const offset = errorOffset(text, error.message);
   const reason = error.message.replace(/ in JSON at position \d+.*$/, '').replace(/, .*is not valid JSON$/s, '');
   const where = offset === undefined ? display : `${display}:${lineCol(text, offset)}`;

@@ -83,6 +83,22 @@ describe('JSON reader', () => {
     expect(inline.message).toBe('jsonData: element 1 (0-based) is an array, not an object; give every row as {"column": "value"}.');
   });
 
+  it('refuses a key written twice in one row, at its line:col, rather than keep the last value', async () => {
+    const path = await file('twice.json', '[{"id": 1, "email": "a@x.com"},\n {"id": 2, "email": "old@x.com", "email": "new@x.com"}]');
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path}:2:34: key "email" appears twice in one object, so one of its values would be lost; remove or rename one of them.`);
+    // The same key in two rows, or nested under another object, is no repeat.
+    const fine = await file('fine.json', '[{"id": 1, "tags": {"id": 9}}, {"id": 2, "note": "\\"id\\": 3"}]');
+    expect((await readAll(await openInput({ file: fine }))).rows).toEqual([['1', '{"id":9}', null], ['2', null, '"id": 3']]);
+  });
+
+  it('refuses an empty array and rows without keys: there is nothing to import', async () => {
+    const empty = await file('empty-array.json', '[]');
+    expect((await failure(async () => readAll(await openInput({ file: empty })))).message).toBe(`${empty} is an empty array, so there are no rows; give rows as [{"column": "value"}, ...].`);
+    const keyless = await file('keyless.json', '[{}, {}]');
+    expect((await failure(async () => readAll(await openInput({ file: keyless })))).message).toBe(`${keyless}: every row is an empty object, so there are no columns; give rows as [{"column": "value"}, ...].`);
+  });
+
   it('fails on invalid JSON with the position as line:col', async () => {
     const path = await file('broken.json', '[\n  {"a": 1},\n  {"b" 2}\n]\n');
     const error = await failure(async () => readAll(await openInput({ file: path })));
