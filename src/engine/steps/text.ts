@@ -165,12 +165,21 @@ function unicodeTitleCase(text: string): string {
   return out;
 }
 
-/** Inverts the case of each letter, as Python's `str.swapcase`. */
+/**
+ * Inverts the case of each letter, as Python's `str.swapcase`, with its final sigma: a `Σ` after a
+ * cased letter and not before one becomes `ς` (`ΟΔΟΣ` -> `οδος`), as lowering the whole text does.
+ */
 export function swapCase(text: string): string {
   let out = '';
-  for (const ch of text) {
-    const lower = ch.toLowerCase();
-    out += lower !== ch ? lower : ch.toUpperCase();
+  for (let i = 0; i < text.length;) {
+    const cp = text.codePointAt(i) as number;
+    const ch = String.fromCodePoint(cp);
+    if (cp === 0x3a3) out += lowerSigma(text, i);
+    else {
+      const lower = ch.toLowerCase();
+      out += lower !== ch ? lower : ch.toUpperCase();
+    }
+    i += ch.length;
   }
   return out;
 }

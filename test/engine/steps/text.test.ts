@@ -79,6 +79,9 @@ describe('casing functions', () => {
   it('follow Python str.title, swapcase and capitalize', () => {
     expect(titleCase("they're bill's friends from the UK")).toBe("They'Re Bill'S Friends From The Uk");
     expect(swapCase('ÄbC')).toBe('äBc');
+    // Python's swapcase keeps the final sigma (these are its answers, from python3 3.11).
+    const python: [string, string][] = [['ΟΔΟΣ', 'οδος'], ['ΑΣ ΣΑΣ', 'ας σας'], ['Σ', 'σ'], ["ΑΣ'Α", "ασ'α"], ["ΑΣ'", "ας'"], ['ΣΑ', 'σα'], ['aΣ1', 'Aς1'], ['ΌΣΟΣ.', 'όσος.']];
+    for (const [input, expected] of python) expect(swapCase(input), input).toBe(expected);
     expect(capitalize('')).toBe('');
     expect(capitalize('ÉCOLE')).toBe('École');
   });
