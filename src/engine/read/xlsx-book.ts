@@ -373,6 +373,12 @@ interface BookModel {
   /** Per cell style index (`s`): whether its number format shows a date. */
   dateStyles: (DateKind | undefined)[];
   date1904: boolean;
+  /**
+   * Whether the workbook asks to be recalculated when opened (`<calcPr fullCalcOnLoad="1"/>`):
+   * its writer did not calculate formulas, so their saved results are placeholders (XlsxWriter,
+   * and pandas through it, save 0 for every one). Excel and LibreOffice do not write it.
+   */
+  recalculates: boolean;
 }
 
 /** The relationships of a part: id -> type and resolved target part name. */
@@ -401,6 +407,7 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
   }
   const listed: { name: string; rid: string }[] = [];
   let date1904 = false;
+  let recalculates = false;
   await reader.parse(workbook, {
     open(name, a) {
       if (name === 'sheet') {
@@ -408,6 +415,8 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
         listed.push({ name: a.name ?? '', rid: rid ? a[rid] : '' });
       } else if (name === 'workbookPr') {
         date1904 = a.date1904 === '1' || a.date1904 === 'true';
+      } else if (name === 'calcPr') {
+        recalculates = a.fullCalcOnLoad === '1' || a.fullCalcOnLoad === 'true';
       }
     },
   });
@@ -432,6 +441,7 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
     strings: stringsPart ? await sharedStrings(reader, stringsPart) : [],
     dateStyles: stylesPart ? await dateStyles(reader, stylesPart) : [],
     date1904,
+    recalculates,
   };
 }
 
@@ -640,14 +650,12 @@ class SheetHandler implements XmlHandler {
       case Name.C: {
         if (!this.inRow || this.column < 0) break;
         const { formula, hasValue, value } = this;
-        if (this.strict === 'strict' && formula !== null && (!hasValue || (value === '' && this.type !== Type.Str))) {
+        if (this.strict === 'strict' && formula !== null) {
           // Its result was never calculated (no `<v>`, or openpyxl's empty `<v></v>` on a number
-          // cell; an empty text result is `t="str"`): importing it as missing would lose a value
-          // in silence.
-          const where = this.ref || `row ${this.rowNumber}, column ${this.column + 1}`;
-          const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
-          throw new BookError(`sheet "${this.sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
-            'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
+          // cell; an empty text result is `t="str"`), or what was saved is a placeholder the
+          // workbook itself says to recalculate: importing it would lose or change a value in silence.
+          const isUnsaved = !hasValue || (value === '' && this.type !== Type.Str);
+          if (isUnsaved || this.book.recalculates) throw this.uncalculated(formula, !isUnsaved);
         }
         if (this.isPresent && this.first) break; // summary mode, row already counted: its other cells are not needed
         const text = this.cellValue();
@@ -677,6 +685,21 @@ class SheetHandler implements XmlHandler {
     if (this.into === 1) this.value += text;
     else if (this.into === 3) { if (this.formula!.length < 100) this.formula += text; }
     else if (this.into === 2 && this.phonetic === 0) this.inline += text;
+  }
+
+  /** The error for a formula cell whose saved result is missing (`saved` false) or a placeholder. */
+  private uncalculated(formula: string, saved: boolean): BookError {
+    const where = this.ref || `row ${this.rowNumber}, column ${this.column + 1}`;
+    const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
+    const cell = `sheet "${this.sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''}`;
+    if (!saved) {
+      return new BookError(`${cell} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
+        'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
+    }
+    // LibreOffice keeps such placeholders unless told to recalculate: a plain conversion
+    // (`soffice --convert-to xlsx`) saves the 0s again and drops the flag that marks them.
+    return new BookError(`${cell} whose saved result is only a placeholder (the workbook asks to be recalculated when opened, as XlsxWriter and pandas write it, with 0 saved for every formula)`,
+      'open it in Excel, or in LibreOffice Calc and run Data > Calculate > Recalculate Hard, and save it (a plain `soffice --convert-to xlsx` keeps the placeholders), or write values instead of formulas (pandas turns text starting with "=" into a formula unless its ExcelWriter gets engine_kwargs={"options": {"strings_to_formulas": False}}), then retry');
   }
 
   private cellValue(): CellValue {

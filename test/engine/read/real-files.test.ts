@@ -123,3 +123,42 @@ describe('a workbook written by hand with what simple readers get wrong', () => 
     await expect(readSheet(file, 'Hidden')).rejects.toThrow(`${file}: sheet "Hidden", cell A2 holds a formula (=A1*2) whose result was never saved (the program that wrote the workbook does not calculate formulas); open and save it in Excel or LibreOffice (or \`soffice --headless --convert-to xlsx\`) so the results are saved, then retry.`);
   });
 });
+
+describe('formulas whose saved results are placeholders (formulas-*.xlsx)', () => {
+  const placeholder = 'whose saved result is only a placeholder (the workbook asks to be recalculated when opened, as XlsxWriter and pandas write it, with 0 saved for every formula); open it in Excel, or in LibreOffice Calc and run Data > Calculate > Recalculate Hard, and save it (a plain `soffice --convert-to xlsx` keeps the placeholders), or write values instead of formulas (pandas turns text starting with "=" into a formula unless its ExcelWriter gets engine_kwargs={"options": {"strings_to_formulas": False}}), then retry.';
+
+  it('stops at the first formula of an XlsxWriter workbook, which saved 0 as every result and asks to be recalculated, naming the sheet, cell and formula', async () => {
+    const file = join(FIXTURES, 'formulas-xlsxwriter.xlsx');
+    await expect(readSheet(file, 'orders')).rejects.toThrow(`${file}: sheet "orders", cell D2 holds a formula (=B2*C2) ${placeholder}`);
+    // Listing the sheets reads it leniently, as it does formulas never calculated.
+    expect(await (await openInput({ file })).sheets()).toEqual([{ name: 'orders', columns: ['item', 'qty', 'price', 'total'], rowCount: 3 }]);
+  });
+
+  it('stops at text pandas turned into a formula (its default writer makes any text starting with "=" one)', async () => {
+    const file = join(FIXTURES, 'formulas-pandas.xlsx');
+    await expect(readSheet(file, 'Sheet1')).rejects.toThrow(`${file}: sheet "Sheet1", cell B3 holds a formula (=== see below ===) ${placeholder}`);
+  });
+
+  it('reads that text as written when pandas is told to keep it (the way out the error gives)', async () => {
+    expect(await readSheet(join(FIXTURES, 'formulas-pandas-text.xlsx'), 'Sheet1')).toEqual({
+      columns: ['id', 'note'],
+      rows: [['1', 'ok'], ['2', '=== see below ==='], ['3', '=N/A']],
+    });
+  });
+
+  it('reads the results LibreOffice calculated and saved (it writes no recalculation flag)', async () => {
+    expect(await readSheet(join(FIXTURES, 'formulas-libreoffice.xlsx'), 'orders')).toEqual({
+      columns: ['item', 'qty', 'price', 'total'],
+      rows: [['pen', '2', '1.5', '3'], ['book', '3', '12', '36'], ['lamp', '1', '30', '30']],
+    });
+  });
+
+  it('fails the dry run with exit 2 and the one-sentence error', async () => {
+    const file = join(FIXTURES, 'formulas-xlsxwriter.xlsx');
+    const job = join(dir, 'formulas.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, ''].join('\n'));
+    const r = await runCli(['dry-run', job, '--out', join(dir, 'formulas.csv')], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`sheet "orders", cell D2 holds a formula (=B2*C2) ${placeholder}`);
+  });
+});
