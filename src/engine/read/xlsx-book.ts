@@ -83,9 +83,14 @@ function isBuiltInDate(id: number): boolean {
  */
 export type DateKind = 'date' | 'time' | 'elapsed';
 
-/** What a custom number format shows, from y, m, d, h or s outside quotes, brackets and escapes. */
+/**
+ * What a custom number format shows, from y, m, d, h or s outside quotes, brackets, escapes (`\d`)
+ * and the two-character codes `_x` (a space as wide as x) and `*x` (x repeated to fill the cell),
+ * which accounting formats use with letters: `_-* #,##0.00\ _K_M_-`, `0.00_s`.
+ */
 export function dateKind(format: string): DateKind | undefined {
-  const unquoted = format.replace(/"[^"]*"/g, '').replace(/\\./g, '');
+  // One pass, left to right, so `\_d` is an escaped `_` then a d, and `"a_"d` a quote then a d.
+  const unquoted = format.replace(/"[^"]*"|[\\_*]./g, '');
   if (/\[(h+|m+|s+)]/i.test(unquoted)) return 'elapsed';
   const bare = unquoted.replace(/\[[^\]]*]/g, '');
   // `General` and number formats have none of these letters.

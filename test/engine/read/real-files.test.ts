@@ -162,3 +162,13 @@ describe('formulas whose saved results are placeholders (formulas-*.xlsx)', () =
     expect(r.stderr).toContain(`sheet "orders", cell D2 holds a formula (=B2*C2) ${placeholder}`);
   });
 });
+
+describe('number formats written by XlsxWriter (formats-xlsxwriter.xlsx)', () => {
+  const file = join(FIXTURES, 'formats-xlsxwriter.xlsx');
+
+  it('reads a number in an accounting format whose padding (`_x`) or fill (`*x`) is a date letter as the number, and a date format as a date', async () => {
+    const { rows } = await readSheet(file, 'formats');
+    const values = rows.map((row) => row[1]);
+    expect(values).toEqual([...Array<string>(12).fill('1234.5'), ...Array<string>(5).fill('2023-03-15T06:00:00')]);
+  });
+});

@@ -169,4 +169,25 @@ describe('XLSX cell conversions', () => {
       .toEqual(['06:00:00', '1900-01-01T06:00:00', '36:00:00', '-1:30:00']);
     expect(unescapeXString('a_x000D_b_x005F_x000A_')).toBe('a\rb_x000A_');
   });
+
+  it('tells number formats whose `_x` padding or `*x` fill uses a date letter from date formats', async () => {
+    const { dateKind } = await import('../../../src/engine/read/xlsx-book.js');
+    const numbers = [
+      // ECMA-376's built-in number formats (ids 0-13, 37-44, 48, 49), written out as custom ones.
+      'General', '0', '0.00', '#,##0', '#,##0.00', '"$"#,##0_);\\("$"#,##0\\)', '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)', '0%', '0.00%',
+      '0.00E+00', '# ?/?', '# ??/??', '#,##0 ;(#,##0)', '#,##0.00;[Red](#,##0.00)', '_(* #,##0_);_(* \\(#,##0\\);_(* "-"_);_(@_)',
+      '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)', '##0.0E+0', '@',
+      // Comma and accounting styles of locales whose currency follows the amount.
+      '_-* #,##0.00\\ _K_M_-;\\-* #,##0.00\\ _K_M_-;_-* "-"??\\ _K_M_-;_-@_-', '_-* #,##0.00\\ _L_s_-;\\-* #,##0.00\\ _L_s_-;_-* "-"??\\ _L_s_-;_-@_-',
+      '_-* #,##0.00\\ _d_i_n_._-;\\-* #,##0.00\\ _d_i_n_._-;_-* "-"??\\ _d_i_n_._-;_-@_-', '_-* #,##0\\ _k_r_._-', '_-* #,##0.00\\ _F_t_-',
+      '_-* #,##0.00\\ "€"_-;\\-* #,##0.00\\ "€"_-;_-* "-"??\\ "€"_-;_-@_-', '_ * #,##0.00_ ;_ * \\-#,##0.00_ ;_ * "-"??_ ;_ @_ ',
+      '_-* #,##0.00\\ [$€-407]_-', '0.00_s', '*s0', '*y#,##0.00', '0.00_h_m', '#,##0.00 "days"', '0.00\\ \\h',
+    ];
+    expect(numbers.filter((f) => dateKind(f) !== undefined)).toEqual([]);
+    const dates = ['mm-dd-yy', 'd-mmm-yy', 'mmm-yy', 'm/d/yy h:mm', 'yyyy-mm-dd', 'YYYY-MM-DD', '[$-409]mmmm d, yyyy;@', '[$-F800]dddd\\,\\ mmmm\\ dd\\,\\ yyyy',
+      'dd/mm/yyyy_)', '* yyyy-mm-dd', '\\_d/m/yy', '"a_"d-mmm'];
+    expect(dates.map((f) => [f, dateKind(f)])).toEqual(dates.map((f) => [f, 'date']));
+    expect(['h:mm AM/PM', 'h:mm:ss_)', 'mm:ss', 'mmss.0', '*-h:mm'].map(dateKind)).toEqual(['time', 'time', 'time', 'time', 'time']);
+    expect(['[h]:mm:ss', '[h]:mm:ss;@', '_([mm]:ss_)'].map(dateKind)).toEqual(['elapsed', 'elapsed', 'elapsed']);
+  });
 });
