@@ -54,11 +54,26 @@ export interface BookSheet { name: string; path: string }
 /** A cell: its 0-based column and its value as text (null when missing or empty). */
 type CellValue = string | null;
 
+/** How `Book.rows` reads a sheet. */
+export interface RowsOptions {
+  /** Called with the bytes of the file read so far, for progress. */
+  onBytes?: (bytes: number) => void;
+  strict?: Strictness;
+  /**
+   * Called once the sheet is read when cells in a date format held a number that is no date of
+   * years 0000-9999 (Excel shows `#####`): those cells were read as their numbers.
+   */
+  onUndatable?: (found: UndatableCells) => void;
+}
+
+/** Cells in a date format whose number is no date: how many, and the first one's reference and number. */
+export interface UndatableCells { count: number; first: string; value: string }
+
 /** An opened workbook: its sheets and what reading their cells needs. */
 export interface Book {
   sheets: BookSheet[];
   /** Reads one sheet's rows: each row's 1-based number and its cells (0-based, dense up to the last present cell). */
-  rows(sheet: BookSheet, onBytes?: (bytes: number) => void, strict?: Strictness): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
+  rows(sheet: BookSheet, options?: RowsOptions): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
   /**
    * Reads one sheet leniently for listing it: its first row with a present (not missing) value,
    * whole, and how many rows after it have one. Faster than `rows`: once a row has a present
@@ -127,7 +142,8 @@ export function serialCellText(serial: number, kind: DateKind, date1904: boolean
 
 /**
  * ISO text `YYYY-MM-DDTHH:mm:ss` of an Excel serial date: rounded to the millisecond (a serial's
- * 15 digits), then cut to the second, as a CSV date-time's fraction is.
+ * 15 digits), then cut to the second, as a CSV date-time's fraction is. Null when the date is not
+ * in years 0000-9999 (engine.md's date form has four digits; Excel shows such a cell as `#####`).
  */
 export function serialText(serial: number, date1904: boolean): string | null {
   if (!Number.isFinite(serial)) return null;
@@ -135,10 +151,7 @@ export function serialText(serial: number, date1904: boolean): string | null {
   // shifts serials 1-59 by one day, as openpyxl and pandas read them.
   const days = date1904 ? serial + 1462 : serial < 60 && serial >= 1 ? serial + 1 : serial;
   const ms = Math.floor(Math.round((days - 25_569) * DAY_MS) / 1000) * 1000;
-  if (ms >= YEAR_0 && ms < YEAR_10000) return isoText(ms);
-  const date = new Date(ms);
-  if (!Number.isFinite(date.getTime())) return null;
-  return date.toISOString().slice(0, 19);
+  return ms >= YEAR_0 && ms < YEAR_10000 ? isoText(ms) : null;
 }
 
 const YEAR_0 = -62_167_219_200_000; // 0000-01-01
@@ -208,6 +221,13 @@ function localName(name: string): string {
   return colon < 0 ? name : name.slice(colon + 1);
 }
 
+/** Letters of a 0-based column (0 -> `A`, 27 -> `AB`). */
+function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
 /** 0-based column of a cell reference such as `B3` (letters first), or -1 when it has none. */
 function columnOf(ref: string): number {
   let col = 0;
@@ -232,7 +252,7 @@ export async function openBook(path: string): Promise<Book> {
     const book = await readBookModel(reader);
     return {
       sheets: book.sheets,
-      rows: (sheet, onBytes, strict) => sheetRows(reader, sheet, book, onBytes, strict),
+      rows: (sheet, options = {}) => sheetRows(reader, sheet, book, options),
       summary: (sheet) => sheetSummary(reader, sheet, book),
       close: () => zip.close(),
     };
@@ -575,6 +595,8 @@ class SheetHandler implements XmlHandler {
   /** Summary mode (`summary`): the first row with a present value, then a count of such rows. */
   first: SheetRow | undefined;
   count = 0;
+  /** Cells in a date format whose number is no date (read as the number), when there are any. */
+  undatable: UndatableCells | undefined;
   /** Whether the current row has a present value (summary mode). */
   private isPresent = false;
   private rowNumber = 0;
@@ -730,23 +752,31 @@ class SheetHandler implements XmlHandler {
         if (value.trim() === '') return null;
         const n = Number(value);
         if (!Number.isFinite(n)) return value;
-        if (kind !== undefined) return serialCellText(n, kind, this.book.date1904);
-        return String(n);
+        if (kind === undefined) return String(n);
+        // A date format is how a number is shown; a number no date of years 0000-9999 has (Excel
+        // shows #####) is kept as the number the cell holds, and counted for a warning.
+        const date = serialCellText(n, kind, this.book.date1904);
+        if (date !== null) return date;
+        const text = isShortestNumberText(value) ? value : String(n);
+        if (this.undatable) this.undatable.count++;
+        else this.undatable = { count: 1, first: `${columnLetters(this.column)}${this.rowNumber}`, value: text };
+        return text;
       }
     }
   }
 }
 
 /** The rows of one worksheet, a chunk's worth at a time. */
-async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, onBytes?: (bytes: number) => void, strict: Strictness = 'lenient'): AsyncGenerator<SheetRow[]> {
-  const handler = new SheetHandler(sheet, book, strict);
-  for await (const _ of reader.scan(sheet.path, handler, onBytes)) {
+async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, options: RowsOptions): AsyncGenerator<SheetRow[]> {
+  const handler = new SheetHandler(sheet, book, options.strict ?? 'lenient');
+  for await (const _ of reader.scan(sheet.path, handler, options.onBytes)) {
     if (handler.ready.length > 0) {
       yield handler.ready;
       handler.ready = [];
     }
   }
   if (handler.ready.length > 0) yield handler.ready;
+  if (handler.undatable) options.onUndatable?.(handler.undatable);
 }
 
 /** A sheet's first row with a present value and the count of such rows after it. */

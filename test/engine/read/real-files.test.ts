@@ -172,3 +172,31 @@ describe('number formats written by XlsxWriter (formats-xlsxwriter.xlsx)', () =>
     expect(values).toEqual([...Array<string>(12).fill('1234.5'), ...Array<string>(5).fill('2023-03-15T06:00:00')]);
   });
 });
+
+describe('serials in a date format that no date of years 0000-9999 has (formats-xlsxwriter.xlsx)', () => {
+  const file = join(FIXTURES, 'formats-xlsxwriter.xlsx');
+  const warning = `${file}, sheet "out of range": cell B2 and 2 more have a date format but hold numbers that no date of years 0000-9999 has (B2: 10000000000; Excel shows #####), so they were read as numbers; correct them in the workbook if they are meant as dates.`;
+
+  it('keeps the number the cell holds, never an empty cell or a malformed date, and warns once naming the first cell and the count', async () => {
+    const warnings: string[] = [];
+    const table = await (await openInput({ file })).open({ sheet: 'out of range', warn: (message) => warnings.push(message) });
+    const rows: Row[] = [];
+    for await (const batch of table.batches) rows.push(...batch.rows);
+    expect(rows).toEqual([
+      ['huge', '10000000000'], ['over9999', '3000000'], ['id_like', '20240305'],
+      // Excel's last day, and a negative serial, which openpyxl and pandas read as the day before 1899-12-30
+      ['last_day', '9999-12-31T12:00:00'], ['pre_1900', '1899-12-29T00:00:00'],
+    ]);
+    expect(warnings).toEqual([warning]);
+  });
+
+  it('says so in the dry run, which exits 0 with the numbers', async () => {
+    const job = join(dir, 'out-of-range.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, 'config:', '  sheet: out of range', 'schema:', '  expectedFields: [label, v]', '  fieldDataTypes: {label: rich_text, v: rich_text}', ''].join('\n'));
+    const out = join(dir, 'out-of-range.csv');
+    const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(warning);
+    expect(await readFile(out, 'utf8')).toBe('label,v\nhuge,10000000000\nover9999,3000000\nid_like,20240305\nlast_day,9999-12-31T12:00:00\npre_1900,1899-12-29T00:00:00\n');
+  });
+});
