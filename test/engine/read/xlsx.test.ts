@@ -139,9 +139,25 @@ describe('XLSX reader', () => {
 
   it('fails on a file that is not a ZIP archive', async () => {
     const path = join(dir, 'fake.xlsx');
-    await writeFile(path, 'id,name\n1,Ada\n');
+    await writeFile(path, Buffer.from([0x89, 0x00, 0xff, 0x10, 0x02, 0x00, 0x7f, 0x80]));
     const error = await failure(async () => (await openInput({ file: path })).sheets());
     expect(error.message).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')} is not a readable XLSX workbook \\(.+\\); open it in Excel, save it again as \\.xlsx, and retry\\.$`));
+  });
+
+  it('says plainly that a text file named .xlsx is no workbook, and what to rename it to', async () => {
+    const cases: [string, string | Buffer, string][] = [
+      ['csv-as.xlsx', 'id,name\r\n1,Zoë\r\n', 'it holds text that looks like CSV; rename it to .csv (or .tsv) and retry.'],
+      ['bom-csv-as.xlsx', '\ufeffid;name\n1;Ada\n', 'it holds text that looks like CSV; rename it to .csv (or .tsv) and retry.'],
+      ['json-as.xlsm', '[{"id": 1}]', 'it holds text that looks like JSON; rename it to .json and retry.'],
+      ['page-as.xlsx', '<!DOCTYPE html><html><body>Sign in</body></html>', 'it is an HTML or XML page (a sign-in or error page saved in its place?); download or export the workbook again and retry.'],
+      ['empty.xlsx', '', 'it is empty; export the workbook again and retry.'],
+    ];
+    for (const [name, content, reason] of cases) {
+      const path = join(dir, name);
+      await writeFile(path, content);
+      const error = await failure(() => openInput({ file: path }));
+      expect(error.message).toBe(`${path} is not an Excel workbook, though its name ends in ${name.slice(name.lastIndexOf('.'))}: ${reason}`);
+    }
   });
 
   it('fails on a truncated workbook', async () => {
