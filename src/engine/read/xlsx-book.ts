@@ -209,10 +209,48 @@ export function isShortestNumberText(text: string): boolean {
   return digits > 0 && digits <= 15 && text.charCodeAt(n - 1) !== 48;
 }
 
-/** Decodes the `_xHHHH_` escapes of ECMA-376 strings (`_x000D_` is a carriage return; `_x005F_` an underscore). */
+/**
+ * Decodes the `_xHHHH_` escapes of ECMA-376 strings (`_x000D_` is a carriage return; `_x005F_` an
+ * underscore). `_x005F_` before `xHHHH_` is the literal text `_xHHHH_`, whose closing `_` is its own
+ * unless an escaped escape starts there: writers that escape every underscore opening an escape-like
+ * text (Excel, our writer) store `_x005F_x000D_` as `_x005F_x005F_x005F_x000D_`, XlsxWriter, which
+ * escapes only non-overlapping ones, as `_x005F_x005F_x000D_`; both read back as `_x005F_x000D_`.
+ */
 export function unescapeXString(text: string): string {
-  if (!text.includes('_x')) return text;
-  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  let i = text.indexOf('_x');
+  if (i < 0) return text;
+  let out = '';
+  let from = 0;
+  for (; i >= 0; i = text.indexOf('_x', i)) {
+    if (!isEscapeAt(text, i)) { i++; continue; }
+    out += text.slice(from, i);
+    if (isEscapedEscapeAt(text, i)) {
+      const shared = isEscapedEscapeAt(text, i + 12);
+      out += text.slice(i + 6, shared ? i + 12 : i + 13);
+      i += shared ? 12 : 13;
+    } else {
+      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+      i += 7;
+    }
+    from = i;
+  }
+  return out + text.slice(from);
+}
+
+/** Whether `_xHHHH_` (four hex digits) starts at `i`. */
+function isEscapeAt(text: string, i: number): boolean {
+  if (text.charCodeAt(i) !== 95 || text.charCodeAt(i + 1) !== 120 || text.charCodeAt(i + 6) !== 95) return false;
+  for (let j = i + 2; j < i + 6; j++) {
+    const h = text.charCodeAt(j) | 0x20;
+    if (!((h >= 48 && h <= 57) || (h >= 97 && h <= 102))) return false;
+  }
+  return true;
+}
+
+/** Whether an escaped escape, `_x005F_` then `xHHHH_`, starts at `i`. */
+function isEscapedEscapeAt(text: string, i: number): boolean {
+  return isEscapeAt(text, i) && text.charCodeAt(i + 2) === 48 && text.charCodeAt(i + 3) === 48 && text.charCodeAt(i + 4) === 53
+    && (text.charCodeAt(i + 5) | 0x20) === 102 && isEscapeAt(text, i + 6);
 }
 
 /** An element's name without its namespace prefix (`x:row` -> `row`). */

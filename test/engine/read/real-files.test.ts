@@ -200,3 +200,23 @@ describe('serials in a date format that no date of years 0000-9999 has (formats-
     expect(await readFile(out, 'utf8')).toBe('label,v\nhuge,10000000000\nover9999,3000000\nid_like,20240305\nlast_day,9999-12-31T12:00:00\npre_1900,1899-12-29T00:00:00\n');
   });
 });
+
+describe('text that looks like an escape, written by XlsxWriter (strings-xlsxwriter.xlsx)', () => {
+  const file = join(FIXTURES, 'strings-xlsxwriter.xlsx');
+  const texts = ['_x000D_', '_x005F_x000D_', '_x005F_x005F_x000D_', '_x0041_x0042_', '_x0041_x005F_', 'a_x005F_b', 'line\r\nbreak', 'tab\there', '_x12_ not an escape'];
+
+  it('reads each text as written: an escaped escape is the literal text, never a character', async () => {
+    const { rows } = await readSheet(file, 'strings');
+    expect(rows.map((row) => row[1])).toEqual(texts);
+  });
+
+  it('keeps that text through our Excel output and back (which escapes every underscore opening an escape-like text, as Excel does)', async () => {
+    const job = join(dir, 'strings.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, 'schema:', '  expectedFields: [id, text]', '  fieldDataTypes: {id: number, text: rich_text}', ''].join('\n'));
+    const out = join(dir, 'strings-out.xlsx');
+    const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { rows } = await readSheet(out, 'data');
+    expect(rows.map((row) => row[1])).toEqual(texts);
+  });
+});

@@ -184,6 +184,10 @@ describe('XLSX cell conversions', () => {
     expect([serialCellText(0.25, 'date', false), serialCellText(1.25, 'time', false), serialCellText(1.5, 'elapsed', false), serialCellText(-0.0625, 'elapsed', false)])
       .toEqual(['06:00:00', '1900-01-01T06:00:00', '36:00:00', '-1:30:00']);
     expect(unescapeXString('a_x000D_b_x005F_x000A_')).toBe('a\rb_x000A_');
+    // `_x005F_x000D_` as Excel and our writer store it (every opening underscore escaped) and as XlsxWriter does (non-overlapping ones)
+    expect([unescapeXString('_x005F_x005F_x005F_x000D_'), unescapeXString('_x005F_x005F_x000D_')]).toEqual(['_x005F_x000D_', '_x005F_x000D_']);
+    expect([unescapeXString('_x005F_x0041_x005F_'), unescapeXString('_x005F_x0041_x005F_x0042_'), unescapeXString('a_x005F_b'), unescapeXString('_x00e9_x_X0041_')])
+      .toEqual(['_x0041_x005F_', '_x0041_x0042_', 'a_b', 'éx_X0041_']);
   });
 
   it('tells number formats whose `_x` padding or `*x` fill uses a date letter from date formats', async () => {
