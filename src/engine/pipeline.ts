@@ -252,7 +252,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     }
     sheetSelection = { ...suggested, selected: selectedSheet };
   }
-  const raw = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report, onProgress: setup.onProgress });
+  const raw = await setup.input.open({ sheet: selectedSheet ?? undefined, lenient: setup.lenient, report, onProgress: setup.onProgress, warn: ctx.warn });
   for (const note of raw.notes ?? []) ctx.warn(note);
   ctx.reopen = async (step, config) => {
     // preColumnMapping scripts ran once over the whole input, which is in memory: not run again.

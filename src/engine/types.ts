@@ -198,4 +198,6 @@ export interface OpenOptions {
   report?: Report;
   /** Called with the number of input bytes consumed so far, for progress bars. */
   onProgress?: (bytesRead: number) => void;
+  /** Gives the report a warning about what was read (cells kept as numbers though formatted as dates), once the reader knows it. */
+  warn?: (message: string) => void;
 }

@@ -35,6 +35,10 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
 
   const other = otherFormat(head, ext);
   if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
+  if (!isZip(head) && (ext === '.xlsx' || ext === '.xlsm')) {
+    const text = textKind(head);
+    if (text) throw new UsageError(`${path} is not an Excel workbook, though its name ends in ${ext}: ${text.what}; ${text.fix}`);
+  }
   if (isZip(head) || ext === '.xlsx' || ext === '.xlsm') return xlsxSource(path, path, name, size);
   const isJsonLinesName = (ext === '.jsonl' || ext === '.ndjson') && !looksLikeJson(head);
   if (isJsonLinesName || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJsonLines(head))) {
@@ -92,6 +96,25 @@ function otherFormat(head: Buffer, ext: string): { what: string; fix: string } |
   if (text.startsWith('SQLite format 3\0')) return { what: 'an SQLite database', fix: exportIt };
   if (text.startsWith('%PDF-')) return { what: 'a PDF document', fix: exportIt };
   return undefined;
+}
+
+/**
+ * What a file named as a workbook holds when its first bytes are text (no NUL byte, UTF-8), with
+ * the way out: a workbook is a ZIP package, so the ZIP reader's own error would only puzzle.
+ */
+function textKind(head: Buffer): { what: string; fix: string } | undefined {
+  if (head.length === 0) return { what: 'it is empty', fix: 'export the workbook again and retry.' };
+  if (head.includes(0)) return undefined;
+  try {
+    // Streaming: the head may end inside a character.
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+  } catch {
+    return undefined;
+  }
+  const text = headText(head);
+  if (/^<(!doctype html|html|\?xml|!--)/i.test(text)) return { what: 'it is an HTML or XML page (a sign-in or error page saved in its place?)', fix: 'download or export the workbook again and retry.' };
+  if (text.startsWith('[') || text.startsWith('{')) return { what: 'it holds text that looks like JSON', fix: 'rename it to .json and retry.' };
+  return { what: 'it holds text that looks like CSV', fix: 'rename it to .csv (or .tsv) and retry.' };
 }
 
 /** Whether a file with no known extension starts like JSON Lines: an object, then another object on a later line. */

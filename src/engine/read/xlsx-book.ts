@@ -54,11 +54,26 @@ export interface BookSheet { name: string; path: string }
 /** A cell: its 0-based column and its value as text (null when missing or empty). */
 type CellValue = string | null;
 
+/** How `Book.rows` reads a sheet. */
+export interface RowsOptions {
+  /** Called with the bytes of the file read so far, for progress. */
+  onBytes?: (bytes: number) => void;
+  strict?: Strictness;
+  /**
+   * Called once the sheet is read when cells in a date format held a number that is no date of
+   * years 0000-9999 (Excel shows `#####`): those cells were read as their numbers.
+   */
+  onUndatable?: (found: UndatableCells) => void;
+}
+
+/** Cells in a date format whose number is no date: how many, and the first one's reference and number. */
+export interface UndatableCells { count: number; first: string; value: string }
+
 /** An opened workbook: its sheets and what reading their cells needs. */
 export interface Book {
   sheets: BookSheet[];
   /** Reads one sheet's rows: each row's 1-based number and its cells (0-based, dense up to the last present cell). */
-  rows(sheet: BookSheet, onBytes?: (bytes: number) => void, strict?: Strictness): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
+  rows(sheet: BookSheet, options?: RowsOptions): AsyncGenerator<{ number: number; cells: CellValue[] }[]>;
   /**
    * Reads one sheet leniently for listing it: its first row with a present (not missing) value,
    * whole, and how many rows after it have one. Faster than `rows`: once a row has a present
@@ -83,9 +98,14 @@ function isBuiltInDate(id: number): boolean {
  */
 export type DateKind = 'date' | 'time' | 'elapsed';
 
-/** What a custom number format shows, from y, m, d, h or s outside quotes, brackets and escapes. */
+/**
+ * What a custom number format shows, from y, m, d, h or s outside quotes, brackets, escapes (`\d`)
+ * and the two-character codes `_x` (a space as wide as x) and `*x` (x repeated to fill the cell),
+ * which accounting formats use with letters: `_-* #,##0.00\ _K_M_-`, `0.00_s`.
+ */
 export function dateKind(format: string): DateKind | undefined {
-  const unquoted = format.replace(/"[^"]*"/g, '').replace(/\\./g, '');
+  // One pass, left to right, so `\_d` is an escaped `_` then a d, and `"a_"d` a quote then a d.
+  const unquoted = format.replace(/"[^"]*"|[\\_*]./g, '');
   if (/\[(h+|m+|s+)]/i.test(unquoted)) return 'elapsed';
   const bare = unquoted.replace(/\[[^\]]*]/g, '');
   // `General` and number formats have none of these letters.
@@ -122,7 +142,8 @@ export function serialCellText(serial: number, kind: DateKind, date1904: boolean
 
 /**
  * ISO text `YYYY-MM-DDTHH:mm:ss` of an Excel serial date: rounded to the millisecond (a serial's
- * 15 digits), then cut to the second, as a CSV date-time's fraction is.
+ * 15 digits), then cut to the second, as a CSV date-time's fraction is. Null when the date is not
+ * in years 0000-9999 (engine.md's date form has four digits; Excel shows such a cell as `#####`).
  */
 export function serialText(serial: number, date1904: boolean): string | null {
   if (!Number.isFinite(serial)) return null;
@@ -130,10 +151,7 @@ export function serialText(serial: number, date1904: boolean): string | null {
   // shifts serials 1-59 by one day, as openpyxl and pandas read them.
   const days = date1904 ? serial + 1462 : serial < 60 && serial >= 1 ? serial + 1 : serial;
   const ms = Math.floor(Math.round((days - 25_569) * DAY_MS) / 1000) * 1000;
-  if (ms >= YEAR_0 && ms < YEAR_10000) return isoText(ms);
-  const date = new Date(ms);
-  if (!Number.isFinite(date.getTime())) return null;
-  return date.toISOString().slice(0, 19);
+  return ms >= YEAR_0 && ms < YEAR_10000 ? isoText(ms) : null;
 }
 
 const YEAR_0 = -62_167_219_200_000; // 0000-01-01
@@ -191,16 +209,61 @@ export function isShortestNumberText(text: string): boolean {
   return digits > 0 && digits <= 15 && text.charCodeAt(n - 1) !== 48;
 }
 
-/** Decodes the `_xHHHH_` escapes of ECMA-376 strings (`_x000D_` is a carriage return; `_x005F_` an underscore). */
+/**
+ * Decodes the `_xHHHH_` escapes of ECMA-376 strings (`_x000D_` is a carriage return; `_x005F_` an
+ * underscore). `_x005F_` before `xHHHH_` is the literal text `_xHHHH_`, whose closing `_` is its own
+ * unless an escaped escape starts there: writers that escape every underscore opening an escape-like
+ * text (Excel, our writer) store `_x005F_x000D_` as `_x005F_x005F_x005F_x000D_`, XlsxWriter, which
+ * escapes only non-overlapping ones, as `_x005F_x005F_x000D_`; both read back as `_x005F_x000D_`.
+ */
 export function unescapeXString(text: string): string {
-  if (!text.includes('_x')) return text;
-  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  let i = text.indexOf('_x');
+  if (i < 0) return text;
+  let out = '';
+  let from = 0;
+  for (; i >= 0; i = text.indexOf('_x', i)) {
+    if (!isEscapeAt(text, i)) { i++; continue; }
+    out += text.slice(from, i);
+    if (isEscapedEscapeAt(text, i)) {
+      const shared = isEscapedEscapeAt(text, i + 12);
+      out += text.slice(i + 6, shared ? i + 12 : i + 13);
+      i += shared ? 12 : 13;
+    } else {
+      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+      i += 7;
+    }
+    from = i;
+  }
+  return out + text.slice(from);
+}
+
+/** Whether `_xHHHH_` (four hex digits) starts at `i`. */
+function isEscapeAt(text: string, i: number): boolean {
+  if (text.charCodeAt(i) !== 95 || text.charCodeAt(i + 1) !== 120 || text.charCodeAt(i + 6) !== 95) return false;
+  for (let j = i + 2; j < i + 6; j++) {
+    const h = text.charCodeAt(j) | 0x20;
+    if (!((h >= 48 && h <= 57) || (h >= 97 && h <= 102))) return false;
+  }
+  return true;
+}
+
+/** Whether an escaped escape, `_x005F_` then `xHHHH_`, starts at `i`. */
+function isEscapedEscapeAt(text: string, i: number): boolean {
+  return isEscapeAt(text, i) && text.charCodeAt(i + 2) === 48 && text.charCodeAt(i + 3) === 48 && text.charCodeAt(i + 4) === 53
+    && (text.charCodeAt(i + 5) | 0x20) === 102 && isEscapeAt(text, i + 6);
 }
 
 /** An element's name without its namespace prefix (`x:row` -> `row`). */
 function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** Letters of a 0-based column (0 -> `A`, 27 -> `AB`). */
+function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
 }
 
 /** 0-based column of a cell reference such as `B3` (letters first), or -1 when it has none. */
@@ -227,7 +290,7 @@ export async function openBook(path: string): Promise<Book> {
     const book = await readBookModel(reader);
     return {
       sheets: book.sheets,
-      rows: (sheet, onBytes, strict) => sheetRows(reader, sheet, book, onBytes, strict),
+      rows: (sheet, options = {}) => sheetRows(reader, sheet, book, options),
       summary: (sheet) => sheetSummary(reader, sheet, book),
       close: () => zip.close(),
     };
@@ -373,6 +436,12 @@ interface BookModel {
   /** Per cell style index (`s`): whether its number format shows a date. */
   dateStyles: (DateKind | undefined)[];
   date1904: boolean;
+  /**
+   * Whether the workbook asks to be recalculated when opened (`<calcPr fullCalcOnLoad="1"/>`):
+   * its writer did not calculate formulas, so their saved results are placeholders (XlsxWriter,
+   * and pandas through it, save 0 for every one). Excel and LibreOffice do not write it.
+   */
+  recalculates: boolean;
 }
 
 /** The relationships of a part: id -> type and resolved target part name. */
@@ -401,6 +470,7 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
   }
   const listed: { name: string; rid: string }[] = [];
   let date1904 = false;
+  let recalculates = false;
   await reader.parse(workbook, {
     open(name, a) {
       if (name === 'sheet') {
@@ -408,6 +478,8 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
         listed.push({ name: a.name ?? '', rid: rid ? a[rid] : '' });
       } else if (name === 'workbookPr') {
         date1904 = a.date1904 === '1' || a.date1904 === 'true';
+      } else if (name === 'calcPr') {
+        recalculates = a.fullCalcOnLoad === '1' || a.fullCalcOnLoad === 'true';
       }
     },
   });
@@ -432,6 +504,7 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
     strings: stringsPart ? await sharedStrings(reader, stringsPart) : [],
     dateStyles: stylesPart ? await dateStyles(reader, stylesPart) : [],
     date1904,
+    recalculates,
   };
 }
 
@@ -560,6 +633,8 @@ class SheetHandler implements XmlHandler {
   /** Summary mode (`summary`): the first row with a present value, then a count of such rows. */
   first: SheetRow | undefined;
   count = 0;
+  /** Cells in a date format whose number is no date (read as the number), when there are any. */
+  undatable: UndatableCells | undefined;
   /** Whether the current row has a present value (summary mode). */
   private isPresent = false;
   private rowNumber = 0;
@@ -640,14 +715,12 @@ class SheetHandler implements XmlHandler {
       case Name.C: {
         if (!this.inRow || this.column < 0) break;
         const { formula, hasValue, value } = this;
-        if (this.strict === 'strict' && formula !== null && (!hasValue || (value === '' && this.type !== Type.Str))) {
+        if (this.strict === 'strict' && formula !== null) {
           // Its result was never calculated (no `<v>`, or openpyxl's empty `<v></v>` on a number
-          // cell; an empty text result is `t="str"`): importing it as missing would lose a value
-          // in silence.
-          const where = this.ref || `row ${this.rowNumber}, column ${this.column + 1}`;
-          const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
-          throw new BookError(`sheet "${this.sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
-            'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
+          // cell; an empty text result is `t="str"`), or what was saved is a placeholder the
+          // workbook itself says to recalculate: importing it would lose or change a value in silence.
+          const isUnsaved = !hasValue || (value === '' && this.type !== Type.Str);
+          if (isUnsaved || this.book.recalculates) throw this.uncalculated(formula, !isUnsaved);
         }
         if (this.isPresent && this.first) break; // summary mode, row already counted: its other cells are not needed
         const text = this.cellValue();
@@ -679,6 +752,21 @@ class SheetHandler implements XmlHandler {
     else if (this.into === 2 && this.phonetic === 0) this.inline += text;
   }
 
+  /** The error for a formula cell whose saved result is missing (`saved` false) or a placeholder. */
+  private uncalculated(formula: string, saved: boolean): BookError {
+    const where = this.ref || `row ${this.rowNumber}, column ${this.column + 1}`;
+    const shown = formula.length > 60 ? `${formula.slice(0, 57)}...` : formula;
+    const cell = `sheet "${this.sheet.name}", cell ${where} holds a formula${shown ? ` (=${shown})` : ''}`;
+    if (!saved) {
+      return new BookError(`${cell} whose result was never saved (the program that wrote the workbook does not calculate formulas)`,
+        'open and save it in Excel or LibreOffice (or `soffice --headless --convert-to xlsx`) so the results are saved, then retry');
+    }
+    // LibreOffice keeps such placeholders unless told to recalculate: a plain conversion
+    // (`soffice --convert-to xlsx`) saves the 0s again and drops the flag that marks them.
+    return new BookError(`${cell} whose saved result is only a placeholder (the workbook asks to be recalculated when opened, as XlsxWriter and pandas write it, with 0 saved for every formula)`,
+      'open it in Excel, or in LibreOffice Calc and run Data > Calculate > Recalculate Hard, and save it (a plain `soffice --convert-to xlsx` keeps the placeholders), or write values instead of formulas (pandas turns text starting with "=" into a formula unless its ExcelWriter gets engine_kwargs={"options": {"strings_to_formulas": False}}), then retry');
+  }
+
   private cellValue(): CellValue {
     const { hasValue, value } = this;
     switch (this.type) {
@@ -702,23 +790,31 @@ class SheetHandler implements XmlHandler {
         if (value.trim() === '') return null;
         const n = Number(value);
         if (!Number.isFinite(n)) return value;
-        if (kind !== undefined) return serialCellText(n, kind, this.book.date1904);
-        return String(n);
+        if (kind === undefined) return String(n);
+        // A date format is how a number is shown; a number no date of years 0000-9999 has (Excel
+        // shows #####) is kept as the number the cell holds, and counted for a warning.
+        const date = serialCellText(n, kind, this.book.date1904);
+        if (date !== null) return date;
+        const text = isShortestNumberText(value) ? value : String(n);
+        if (this.undatable) this.undatable.count++;
+        else this.undatable = { count: 1, first: `${columnLetters(this.column)}${this.rowNumber}`, value: text };
+        return text;
       }
     }
   }
 }
 
 /** The rows of one worksheet, a chunk's worth at a time. */
-async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, onBytes?: (bytes: number) => void, strict: Strictness = 'lenient'): AsyncGenerator<SheetRow[]> {
-  const handler = new SheetHandler(sheet, book, strict);
-  for await (const _ of reader.scan(sheet.path, handler, onBytes)) {
+async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel, options: RowsOptions): AsyncGenerator<SheetRow[]> {
+  const handler = new SheetHandler(sheet, book, options.strict ?? 'lenient');
+  for await (const _ of reader.scan(sheet.path, handler, options.onBytes)) {
     if (handler.ready.length > 0) {
       yield handler.ready;
       handler.ready = [];
     }
   }
   if (handler.ready.length > 0) yield handler.ready;
+  if (handler.undatable) options.onUndatable?.(handler.undatable);
 }
 
 /** A sheet's first row with a present value and the count of such rows after it. */

@@ -76,7 +76,11 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
     let rows: Row[] = [];
     let numbers: number[] = [];
     let dataRows = 0;
-    const iterator = book.rows(sheet, opts.onProgress, 'strict')[Symbol.asyncIterator]();
+    const iterator = book.rows(sheet, {
+      onBytes: opts.onProgress,
+      strict: 'strict',
+      onUndatable: ({ count, first, value }) => opts.warn?.(`${display}, sheet "${sheet.name}": cell ${first}${count > 1 ? ` and ${count - 1} more` : ''} ${count > 1 ? 'have' : 'has'} a date format but ${count > 1 ? 'hold numbers' : 'holds a number'} that no date of years 0000-9999 has (${first}: ${value}; Excel shows #####), so ${count > 1 ? 'they were' : 'it was'} read as ${count > 1 ? 'numbers' : 'a number'}; correct ${count > 1 ? 'them' : 'it'} in the workbook if ${count > 1 ? 'they are' : 'it is'} meant as ${count > 1 ? 'dates' : 'a date'}.`),
+    })[Symbol.asyncIterator]();
     for (;;) {
       let next: IteratorResult<{ number: number; cells: (string | null)[] }[]>;
       try {

@@ -123,3 +123,100 @@ describe('a workbook written by hand with what simple readers get wrong', () => 
     await expect(readSheet(file, 'Hidden')).rejects.toThrow(`${file}: sheet "Hidden", cell A2 holds a formula (=A1*2) whose result was never saved (the program that wrote the workbook does not calculate formulas); open and save it in Excel or LibreOffice (or \`soffice --headless --convert-to xlsx\`) so the results are saved, then retry.`);
   });
 });
+
+describe('formulas whose saved results are placeholders (formulas-*.xlsx)', () => {
+  const placeholder = 'whose saved result is only a placeholder (the workbook asks to be recalculated when opened, as XlsxWriter and pandas write it, with 0 saved for every formula); open it in Excel, or in LibreOffice Calc and run Data > Calculate > Recalculate Hard, and save it (a plain `soffice --convert-to xlsx` keeps the placeholders), or write values instead of formulas (pandas turns text starting with "=" into a formula unless its ExcelWriter gets engine_kwargs={"options": {"strings_to_formulas": False}}), then retry.';
+
+  it('stops at the first formula of an XlsxWriter workbook, which saved 0 as every result and asks to be recalculated, naming the sheet, cell and formula', async () => {
+    const file = join(FIXTURES, 'formulas-xlsxwriter.xlsx');
+    await expect(readSheet(file, 'orders')).rejects.toThrow(`${file}: sheet "orders", cell D2 holds a formula (=B2*C2) ${placeholder}`);
+    // Listing the sheets reads it leniently, as it does formulas never calculated.
+    expect(await (await openInput({ file })).sheets()).toEqual([{ name: 'orders', columns: ['item', 'qty', 'price', 'total'], rowCount: 3 }]);
+  });
+
+  it('stops at text pandas turned into a formula (its default writer makes any text starting with "=" one)', async () => {
+    const file = join(FIXTURES, 'formulas-pandas.xlsx');
+    await expect(readSheet(file, 'Sheet1')).rejects.toThrow(`${file}: sheet "Sheet1", cell B3 holds a formula (=== see below ===) ${placeholder}`);
+  });
+
+  it('reads that text as written when pandas is told to keep it (the way out the error gives)', async () => {
+    expect(await readSheet(join(FIXTURES, 'formulas-pandas-text.xlsx'), 'Sheet1')).toEqual({
+      columns: ['id', 'note'],
+      rows: [['1', 'ok'], ['2', '=== see below ==='], ['3', '=N/A']],
+    });
+  });
+
+  it('reads the results LibreOffice calculated and saved (it writes no recalculation flag)', async () => {
+    expect(await readSheet(join(FIXTURES, 'formulas-libreoffice.xlsx'), 'orders')).toEqual({
+      columns: ['item', 'qty', 'price', 'total'],
+      rows: [['pen', '2', '1.5', '3'], ['book', '3', '12', '36'], ['lamp', '1', '30', '30']],
+    });
+  });
+
+  it('fails the dry run with exit 2 and the one-sentence error', async () => {
+    const file = join(FIXTURES, 'formulas-xlsxwriter.xlsx');
+    const job = join(dir, 'formulas.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, ''].join('\n'));
+    const r = await runCli(['dry-run', job, '--out', join(dir, 'formulas.csv')], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`sheet "orders", cell D2 holds a formula (=B2*C2) ${placeholder}`);
+  });
+});
+
+describe('number formats written by XlsxWriter (formats-xlsxwriter.xlsx)', () => {
+  const file = join(FIXTURES, 'formats-xlsxwriter.xlsx');
+
+  it('reads a number in an accounting format whose padding (`_x`) or fill (`*x`) is a date letter as the number, and a date format as a date', async () => {
+    const { rows } = await readSheet(file, 'formats');
+    const values = rows.map((row) => row[1]);
+    expect(values).toEqual([...Array<string>(12).fill('1234.5'), ...Array<string>(5).fill('2023-03-15T06:00:00')]);
+  });
+});
+
+describe('serials in a date format that no date of years 0000-9999 has (formats-xlsxwriter.xlsx)', () => {
+  const file = join(FIXTURES, 'formats-xlsxwriter.xlsx');
+  const warning = `${file}, sheet "out of range": cell B2 and 2 more have a date format but hold numbers that no date of years 0000-9999 has (B2: 10000000000; Excel shows #####), so they were read as numbers; correct them in the workbook if they are meant as dates.`;
+
+  it('keeps the number the cell holds, never an empty cell or a malformed date, and warns once naming the first cell and the count', async () => {
+    const warnings: string[] = [];
+    const table = await (await openInput({ file })).open({ sheet: 'out of range', warn: (message) => warnings.push(message) });
+    const rows: Row[] = [];
+    for await (const batch of table.batches) rows.push(...batch.rows);
+    expect(rows).toEqual([
+      ['huge', '10000000000'], ['over9999', '3000000'], ['id_like', '20240305'],
+      // Excel's last day, and a negative serial, which openpyxl and pandas read as the day before 1899-12-30
+      ['last_day', '9999-12-31T12:00:00'], ['pre_1900', '1899-12-29T00:00:00'],
+    ]);
+    expect(warnings).toEqual([warning]);
+  });
+
+  it('says so in the dry run, which exits 0 with the numbers', async () => {
+    const job = join(dir, 'out-of-range.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, 'config:', '  sheet: out of range', 'schema:', '  expectedFields: [label, v]', '  fieldDataTypes: {label: rich_text, v: rich_text}', ''].join('\n'));
+    const out = join(dir, 'out-of-range.csv');
+    const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(warning);
+    expect(await readFile(out, 'utf8')).toBe('label,v\nhuge,10000000000\nover9999,3000000\nid_like,20240305\nlast_day,9999-12-31T12:00:00\npre_1900,1899-12-29T00:00:00\n');
+  });
+});
+
+describe('text that looks like an escape, written by XlsxWriter (strings-xlsxwriter.xlsx)', () => {
+  const file = join(FIXTURES, 'strings-xlsxwriter.xlsx');
+  const texts = ['_x000D_', '_x005F_x000D_', '_x005F_x005F_x000D_', '_x0041_x0042_', '_x0041_x005F_', 'a_x005F_b', 'line\r\nbreak', 'tab\there', '_x12_ not an escape'];
+
+  it('reads each text as written: an escaped escape is the literal text, never a character', async () => {
+    const { rows } = await readSheet(file, 'strings');
+    expect(rows.map((row) => row[1])).toEqual(texts);
+  });
+
+  it('keeps that text through our Excel output and back (which escapes every underscore opening an escape-like text, as Excel does)', async () => {
+    const job = join(dir, 'strings.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, 'schema:', '  expectedFields: [id, text]', '  fieldDataTypes: {id: number, text: rich_text}', ''].join('\n'));
+    const out = join(dir, 'strings-out.xlsx');
+    const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { rows } = await readSheet(out, 'data');
+    expect(rows.map((row) => row[1])).toEqual(texts);
+  });
+});

@@ -139,9 +139,25 @@ describe('XLSX reader', () => {
 
   it('fails on a file that is not a ZIP archive', async () => {
     const path = join(dir, 'fake.xlsx');
-    await writeFile(path, 'id,name\n1,Ada\n');
+    await writeFile(path, Buffer.from([0x89, 0x00, 0xff, 0x10, 0x02, 0x00, 0x7f, 0x80]));
     const error = await failure(async () => (await openInput({ file: path })).sheets());
     expect(error.message).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')} is not a readable XLSX workbook \\(.+\\); open it in Excel, save it again as \\.xlsx, and retry\\.$`));
+  });
+
+  it('says plainly that a text file named .xlsx is no workbook, and what to rename it to', async () => {
+    const cases: [string, string | Buffer, string][] = [
+      ['csv-as.xlsx', 'id,name\r\n1,Zoë\r\n', 'it holds text that looks like CSV; rename it to .csv (or .tsv) and retry.'],
+      ['bom-csv-as.xlsx', '\ufeffid;name\n1;Ada\n', 'it holds text that looks like CSV; rename it to .csv (or .tsv) and retry.'],
+      ['json-as.xlsm', '[{"id": 1}]', 'it holds text that looks like JSON; rename it to .json and retry.'],
+      ['page-as.xlsx', '<!DOCTYPE html><html><body>Sign in</body></html>', 'it is an HTML or XML page (a sign-in or error page saved in its place?); download or export the workbook again and retry.'],
+      ['empty.xlsx', '', 'it is empty; export the workbook again and retry.'],
+    ];
+    for (const [name, content, reason] of cases) {
+      const path = join(dir, name);
+      await writeFile(path, content);
+      const error = await failure(() => openInput({ file: path }));
+      expect(error.message).toBe(`${path} is not an Excel workbook, though its name ends in ${name.slice(name.lastIndexOf('.'))}: ${reason}`);
+    }
   });
 
   it('fails on a truncated workbook', async () => {
@@ -168,5 +184,30 @@ describe('XLSX cell conversions', () => {
     expect([serialCellText(0.25, 'date', false), serialCellText(1.25, 'time', false), serialCellText(1.5, 'elapsed', false), serialCellText(-0.0625, 'elapsed', false)])
       .toEqual(['06:00:00', '1900-01-01T06:00:00', '36:00:00', '-1:30:00']);
     expect(unescapeXString('a_x000D_b_x005F_x000A_')).toBe('a\rb_x000A_');
+    // `_x005F_x000D_` as Excel and our writer store it (every opening underscore escaped) and as XlsxWriter does (non-overlapping ones)
+    expect([unescapeXString('_x005F_x005F_x005F_x000D_'), unescapeXString('_x005F_x005F_x000D_')]).toEqual(['_x005F_x000D_', '_x005F_x000D_']);
+    expect([unescapeXString('_x005F_x0041_x005F_'), unescapeXString('_x005F_x0041_x005F_x0042_'), unescapeXString('a_x005F_b'), unescapeXString('_x00e9_x_X0041_')])
+      .toEqual(['_x0041_x005F_', '_x0041_x0042_', 'a_b', 'éx_X0041_']);
+  });
+
+  it('tells number formats whose `_x` padding or `*x` fill uses a date letter from date formats', async () => {
+    const { dateKind } = await import('../../../src/engine/read/xlsx-book.js');
+    const numbers = [
+      // ECMA-376's built-in number formats (ids 0-13, 37-44, 48, 49), written out as custom ones.
+      'General', '0', '0.00', '#,##0', '#,##0.00', '"$"#,##0_);\\("$"#,##0\\)', '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)', '0%', '0.00%',
+      '0.00E+00', '# ?/?', '# ??/??', '#,##0 ;(#,##0)', '#,##0.00;[Red](#,##0.00)', '_(* #,##0_);_(* \\(#,##0\\);_(* "-"_);_(@_)',
+      '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)', '##0.0E+0', '@',
+      // Comma and accounting styles of locales whose currency follows the amount.
+      '_-* #,##0.00\\ _K_M_-;\\-* #,##0.00\\ _K_M_-;_-* "-"??\\ _K_M_-;_-@_-', '_-* #,##0.00\\ _L_s_-;\\-* #,##0.00\\ _L_s_-;_-* "-"??\\ _L_s_-;_-@_-',
+      '_-* #,##0.00\\ _d_i_n_._-;\\-* #,##0.00\\ _d_i_n_._-;_-* "-"??\\ _d_i_n_._-;_-@_-', '_-* #,##0\\ _k_r_._-', '_-* #,##0.00\\ _F_t_-',
+      '_-* #,##0.00\\ "€"_-;\\-* #,##0.00\\ "€"_-;_-* "-"??\\ "€"_-;_-@_-', '_ * #,##0.00_ ;_ * \\-#,##0.00_ ;_ * "-"??_ ;_ @_ ',
+      '_-* #,##0.00\\ [$€-407]_-', '0.00_s', '*s0', '*y#,##0.00', '0.00_h_m', '#,##0.00 "days"', '0.00\\ \\h',
+    ];
+    expect(numbers.filter((f) => dateKind(f) !== undefined)).toEqual([]);
+    const dates = ['mm-dd-yy', 'd-mmm-yy', 'mmm-yy', 'm/d/yy h:mm', 'yyyy-mm-dd', 'YYYY-MM-DD', '[$-409]mmmm d, yyyy;@', '[$-F800]dddd\\,\\ mmmm\\ dd\\,\\ yyyy',
+      'dd/mm/yyyy_)', '* yyyy-mm-dd', '\\_d/m/yy', '"a_"d-mmm'];
+    expect(dates.map((f) => [f, dateKind(f)])).toEqual(dates.map((f) => [f, 'date']));
+    expect(['h:mm AM/PM', 'h:mm:ss_)', 'mm:ss', 'mmss.0', '*-h:mm'].map(dateKind)).toEqual(['time', 'time', 'time', 'time', 'time']);
+    expect(['[h]:mm:ss', '[h]:mm:ss;@', '_([mm]:ss_)'].map(dateKind)).toEqual(['elapsed', 'elapsed', 'elapsed']);
   });
 });
