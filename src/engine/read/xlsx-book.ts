@@ -438,7 +438,7 @@ interface BookModel {
   date1904: boolean;
   /**
    * Whether the workbook asks to be recalculated when opened (`<calcPr fullCalcOnLoad="1"/>`):
-   * its writer did not calculate formulas, so their saved results are placeholders (XlsxWriter,
+   * its writer may not have calculated formulas, so a saved 0 may be a placeholder (XlsxWriter,
    * and pandas through it, save 0 for every one). Excel and LibreOffice do not write it.
    */
   recalculates: boolean;
@@ -720,7 +720,10 @@ class SheetHandler implements XmlHandler {
           // cell; an empty text result is `t="str"`), or what was saved is a placeholder the
           // workbook itself says to recalculate: importing it would lose or change a value in silence.
           const isUnsaved = !hasValue || (value === '' && this.type !== Type.Str);
-          if (isUnsaved || this.book.recalculates) throw this.uncalculated(formula, !isUnsaved);
+          // A workbook asking to be recalculated may still hold real results (a writer that
+          // calculates and sets the flag anyway): only a 0, XlsxWriter's placeholder, is refused.
+          const isPlaceholder = this.book.recalculates && this.type === Type.N && value.trim() === '0';
+          if (isUnsaved || isPlaceholder) throw this.uncalculated(formula, !isUnsaved);
         }
         if (this.isPresent && this.first) break; // summary mode, row already counted: its other cells are not needed
         const text = this.cellValue();
