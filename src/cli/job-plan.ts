@@ -160,11 +160,15 @@ export function checkDropLimit(limit: DropLimit | undefined, report: Report | un
   }
 }
 
+/** What the review gate looks at: a plan against a job, or a dry run's own suggestions (no `jobId`). */
+export type GateInput = Pick<Plan, 'needsReview' | 'emptyFields' | 'minConfidence'> & { jobId?: string };
+
 /**
  * The review gate: exit 5 naming each unpinned suggestion under the bar and how to pin it, and
  * each required field that would be an empty column and the line that maps a column to it.
+ * Without a job (`run --dry-run`) the same items are named, and the hints stay offline.
  */
-export function checkReviewGate(plan: Plan, job: JobFile): void {
+export function checkReviewGate(plan: GateInput, job: JobFile): void {
   if (!plan.needsReview.length && !plan.emptyFields.length) return;
   const file = basename(job.path);
   const lines = plan.needsReview.map((e) => e.missingColumn
@@ -180,9 +184,11 @@ export function checkReviewGate(plan: Plan, job: JobFile): void {
     plan.needsReview.length ? `unpinned suggestions below the confidence bar ${plan.minConfidence ?? '(none)'}, or pins the input no longer matches` : '',
     plan.emptyFields.length ? 'required fields without a column' : '',
   ].filter(Boolean).join('; ');
+  const offline = plan.jobId === undefined;
   throw new ReviewRequiredError(
-    `${count} item${count > 1 ? 's need' : ' needs'} review (${what}); nothing was updated or run:\n${lines.join('\n')}\n` +
-    `Pin ${count > 1 ? 'them' : 'it'}, review with \`import review ${file} --save\`, or accept all with --yes (job ${plan.jobId}; reuse it with --job ${plan.jobId}).`,
+    `${count} item${count > 1 ? 's need' : ' needs'} review (${what}); ${offline ? 'nothing was written' : 'nothing was updated or run'}:\n${lines.join('\n')}\n` +
+    `Pin ${count > 1 ? 'them' : 'it'}, review with \`import review ${file} --save${offline ? ' --dry-run' : ''}\`, or accept all with --yes` +
+    `${offline ? '' : ` (job ${plan.jobId}; reuse it with --job ${plan.jobId})`}.`,
   );
 }
 

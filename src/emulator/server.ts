@@ -8,7 +8,8 @@
  * status, milliseconds) on the log; the key is never logged.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,15 +70,26 @@ export interface RunningServer {
   host: string;
   port: number;
   dataDir: string;
-  /** Whether the data dir is a temporary folder made for this run. */
+  /** Whether the data dir is a temporary folder made for this run (removed by `close`, or when the process exits). */
   isTemporary: boolean;
   /** Jobs loaded from the data dir, and those being run again after an interruption. */
   loaded: { jobs: number; resumed: string[]; skipped: string[] };
   executorMode: 'worker' | 'inline';
   jobs: JobService;
   server: Server;
-  /** Stops accepting, ends in-flight work quickly (running jobs run again on restart), flushes state. */
+  /** Stops accepting, ends in-flight work quickly (running jobs run again on restart), flushes state; removes a temporary data dir. */
   close(): Promise<void>;
+}
+
+/**
+ * The data dir cannot be made or opened (a file where the folder belongs, no permission): the
+ * caller's `dataDir`, or for a temporary one the system's temp folder, is the place to fix.
+ */
+export class DataDirError extends Error {
+  constructor(readonly dataDir: string, readonly isTemporary: boolean, readonly code: string | undefined, options: { cause: unknown }) {
+    super(`cannot use ${dataDir} as the data dir (${code ?? (options.cause as Error)?.message})`, options);
+    this.name = 'DataDirError';
+  }
 }
 
 /** Maps `<id>.mjs` / `<id>.js` files of a folder to script ids. */
@@ -97,13 +109,55 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** Starts the service; resolves once it listens. */
+/**
+ * Starts the service; resolves once it listens. When it cannot start (the port is taken, the host
+ * does not resolve, the data dir is a file...), whatever it made (engine threads, a temporary data
+ * dir) is gone before it rejects: an engine thread left running would keep the process alive.
+ */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => { process.stderr.write(line + '\n'); });
   const isTemporary = !options.dataDir;
-  const dataDir = options.dataDir ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'import-serve-'));
+  let dataDir: string;
+  try {
+    dataDir = options.dataDir ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'import-serve-'));
+  } catch (e) {
+    throw new DataDirError(join(tmpdir(), 'import-serve-*'), true, (e as NodeJS.ErrnoException).code, { cause: e });
+  }
+  // A temporary data dir is this service's own: close() removes it, and so, as a last resort, does
+  // the process's exit when close() never ran (process.exit on Ctrl-C during start, a closed stdout).
+  const removeTemporary = () => {
+    process.off('exit', removeTemporary);
+    if (isTemporary) rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (isTemporary) process.on('exit', removeTemporary);
+  // The folders this start creates for a given data dir (mkdir names the first it made, if any):
+  // a start that fails removes them again, so a mistyped --data-dir leaves no empty folders behind.
+  const created: string[] = [];
+  const undoFolders = async () => {
+    removeTemporary();
+    for (const folder of created.splice(0)) await rm(folder, { recursive: true, force: true });
+  };
   const store = new JobStore(dataDir);
-  const opened = await store.open();
+  let opened: Awaited<ReturnType<JobStore['open']>>;
+  let scripts: Map<string, string>;
+  try {
+    try {
+      if (!isTemporary) {
+        for (const folder of [dataDir, join(dataDir, 'jobs'), store.outputDir()]) {
+          const made = await mkdir(folder, { recursive: true });
+          if (made) created.push(made);
+        }
+      }
+      opened = await store.open();
+    } catch (e) {
+      throw new DataDirError(dataDir, isTemporary, (e as NodeJS.ErrnoException).code, { cause: e });
+    }
+    scripts = options.scriptsDir ? await scriptModules(options.scriptsDir) : new Map();
+  } catch (e) {
+    await store.close();
+    await undoFolders();
+    throw e;
+  }
   // Spill files of engine runs of processes that are gone (a kill -9 of an earlier service).
   sweepSpills();
   for (const s of opened.skipped) log(`warning: skipped an unreadable job: ${s}`);
@@ -112,7 +166,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store,
     executor,
     schemas: options.schemas ?? new Map(),
-    scripts: options.scriptsDir ? await scriptModules(options.scriptsDir) : new Map(),
+    scripts,
     maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
     maxJsonData: options.maxJsonData ?? DEFAULT_MAX_JSON_DATA,
     sheets: options.sheets ?? {},
@@ -186,10 +240,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     else socket.destroy();
     void error;
   });
-  await new Promise<void>((ready, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => { server.off('error', fail); ready(); });
-  });
+  try {
+    await new Promise<void>((ready, fail) => {
+      server.once('error', fail);
+      server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => { server.off('error', fail); ready(); });
+    });
+  } catch (e) {
+    // The port is taken, the host does not resolve or is not this machine's: undo the start.
+    await jobs.close();
+    loop.disable();
+    await undoFolders();
+    throw e;
+  }
   const address = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
   const resumed = jobs.resumeInterrupted(opened.running);
@@ -207,6 +269,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       server.closeAllConnections();
       loop.disable();
+      if (isTemporary) await rm(dataDir, { recursive: true, force: true });
+      removeTemporary();
     })();
     return closing;
   };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { copyExample, runCli } from '../support/cli.js';
 import { json, startRecordingServer, type RecordingServer } from '../support/recording-server.js';
 import { KEY } from './reads.js';
 
@@ -165,6 +165,66 @@ describe('import run <jobId>', () => {
     expect(res.exitCode).toBe(2);
     // Either the job-file runner reports the missing file, or this build has no job-file runner yet.
     expect(res.stderr).toMatch(/missing-job\.yaml|job files are not supported yet/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('import run <job.yaml> --dry-run', () => {
+  // examples/customers: 8 rows in, 3 dropped (one rule each), suggestions at 0.85 to 1.00 (email and phone 0.96, amount's type 0.88).
+  const example = join(dir, 'customers-example');
+  beforeAll(async () => { await copyExample('customers', example); });
+  const dryRun = (args: string[]) => cli(['run', 'job.yaml', '--dry-run', ...args], { cwd: example });
+  const outputs = () => readdirSync(example).filter((name) => name.includes('.out.'));
+
+  it('checks flag values as a real run does (exit 2, nothing read or written)', async () => {
+    for (const [flag, message] of [
+      ['--max-dropped-rows', 'error: --max-dropped-rows "abc" is not a row count or a percentage; pass e.g. --max-dropped-rows 100 or --max-dropped-rows 2%.\n'],
+      ['--min-confidence', 'error: --min-confidence "abc" is not a number from 0 to 1; pass e.g. --min-confidence 0.8.\n'],
+    ]) {
+      const res = await dryRun([flag, 'abc']);
+      expect(res.stderr).toBe(message);
+      expect(res.exitCode).toBe(2);
+      expect(outputs()).toEqual([]);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('exits 5 with a real run\'s message when more rows are dropped than --max-dropped-rows, and leaves no output', async () => {
+    for (const limit of ['2', '30%']) {
+      const res = await dryRun(['--max-dropped-rows', limit]);
+      expect(res.stderr).toBe(`error: The run would drop 3 of 8 rows (missingValues: id (preset): 1, duplicateValues: id: 1, missingValues: email: 1), more than --max-dropped-rows ${limit}; check the data or raise the limit.\n`);
+      expect(res.exitCode).toBe(5);
+      expect(outputs()).toEqual([]);
+    }
+    const within = await dryRun(['--max-dropped-rows', '3', '--out', 'within.csv']);
+    expect(within.exitCode).toBe(0);
+    expect(within.stderr).toContain('Wrote 5 rows to within.csv');
+    expect(server.requests).toHaveLength(0);
+  }, 30_000);
+
+  it('stops at the review gate, before writing, for suggestions under --min-confidence; --yes accepts them', async () => {
+    const gated = await dryRun(['--min-confidence', '0.9', '--out', 'gated.csv']);
+    expect(gated.stderr).toBe(
+      'error: 1 item needs review (unpinned suggestions below the confidence bar 0.9, or pins the input no longer matches); nothing was written:\n' +
+      '  field amount as number (confidence 0.88); pin it in job.yaml: config.dataTypes: {amount: number}\n' +
+      'Pin it, review with `import review job.yaml --save --dry-run`, or accept all with --yes.\n',
+    );
+    expect(gated.exitCode).toBe(5);
+    expect(existsSync(join(example, 'gated.csv'))).toBe(false);
+    const accepted = await dryRun(['--min-confidence', '0.9', '--yes', '--out', 'accepted.csv']);
+    expect(accepted.exitCode).toBe(0);
+    expect(accepted.stderr).toContain('? amount: number (0.88)');
+    expect(existsSync(join(example, 'accepted.csv'))).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  }, 30_000);
+
+  it('refuses --job and --webhook-url, which name the service, with one sentence (exit 2)', async () => {
+    const job = await dryRun(['--job', 'J1']);
+    expect(job.stderr).toBe('error: --job and --dry-run do not go together: --dry-run runs the job file offline, while --job names a job on the service; drop one of them.\n');
+    expect(job.exitCode).toBe(2);
+    const hook = await dryRun(['--webhook-url', 'https://hooks.example/run']);
+    expect(hook.stderr).toBe('error: --webhook-url and --dry-run do not go together: a dry run sends nothing (-o json prints the run webhook\'s body instead); drop one of them.\n');
+    expect(hook.exitCode).toBe(2);
     expect(server.requests).toHaveLength(0);
   });
 });

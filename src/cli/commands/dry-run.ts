@@ -7,9 +7,19 @@ import { UsageError } from '../../errors.js';
 import type { JobFile } from '../../jobfile/types.js';
 import type { Report } from '../../engine/types.js';
 import { countOf } from '../io.js';
+import { parseMinConfidence } from '../flags.js';
+import type { DropLimit } from '../job-plan.js';
 
 /** Options of `import dry-run`. */
-export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean; rejects?: string; report?: string }
+export interface DryRunOptions {
+  jobFile: string; out?: string; lenient: boolean; rejects?: string; report?: string;
+  /**
+   * `import run <job.yaml> --dry-run`: a real run's gates on the dry run's own suggestions and
+   * drops. The review gate (`--min-confidence` or `review.minConfidence`; `--yes` accepts) stops
+   * before anything is written; `--max-dropped-rows` stops after the run, removing the output.
+   */
+  gate?: { minConfidence?: string; yes: boolean; limit?: DropLimit };
+}
 
 /**
  * Checks the job file offline, runs it through the engine and writes the output; prints the
@@ -19,12 +29,15 @@ export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean
 export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const [{ loadJobForCommand }, checks] = await Promise.all([import('../job-file.js'), import('../job-checks.js')]);
   const job = await loadJobForCommand(opts.jobFile, deps);
+  // The bar the diff marks (and, with a gate, enforces): --min-confidence over review.minConfidence.
+  const minConfidence = parseMinConfidence(opts.gate?.minConfidence, job);
   const offline = await checks.checkOffline(job, deps, checks.DRY_RUN);
   checks.throwProblems(offline.problems);
-  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn }] = await Promise.all([
+  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff, needsReview }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
+  const gates = opts.gate ? await import('../job-plan.js') : undefined;
   const input = await openJobInput(job, deps);
   const { path: out, format } = outputTarget(job, opts.out, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
@@ -42,7 +55,18 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     warn: (m) => deps.io.warn(m),
     onProgress: (n) => progress.update(n),
   }, {
-    configure: (resources) => (applied = desiredBodies(job.config, resources)),
+    configure: (resources) => {
+      applied = desiredBodies(job.config, resources);
+      // As `run` does before it updates or runs anything; here, before a row is written.
+      if (gates && !opts.gate?.yes) {
+        gates.checkReviewGate({
+          needsReview: needsReview(diffConfig(job.config, resources, minConfidence)),
+          emptyFields: requiredFieldsWithoutColumn(applied, resources.fields),
+          minConfidence,
+        }, job);
+      }
+      return applied;
+    },
     output: { path: out, format },
     collectDataTable: deps.settings.output === 'json',
     rejects: extras.sink,
@@ -55,6 +79,17 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     await rm(out, { force: true });
     await extras.abort();
     throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
+  }
+  if (gates && opts.gate?.limit) {
+    try {
+      gates.checkDropLimit(opts.gate.limit, result.report, job);
+    } catch (error) {
+      // A run over the limit produces nothing, as on the service: no output to mistake for a good one.
+      const { rm } = await import('node:fs/promises');
+      await rm(out, { force: true });
+      await extras.abort(error);
+      throw error;
+    }
   }
   await extras.finish();
   // Never an empty column in silence: a required field with no column is said, here and in the report.
@@ -69,7 +104,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
       report,
     }, extras.jsonRejectLines?.());
   }
-  const entries = diffConfig(job.config, result.resources, job.review.minConfidence);
+  const entries = diffConfig(job.config, result.resources, minConfidence);
   const diff = formatDiff(entries, { showAccepted: true });
   if (opts.report) {
     await writeHtmlReport(resolve(deps.cwd, opts.report), {

@@ -5,14 +5,20 @@
 import type { RunRequest } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
+import { parseMinConfidence } from '../flags.js';
 import type { RunJobFileOptions } from './run.js';
 
 /** Runs a job file against the service (or offline with --dry-run). */
 export async function runJobFile(opts: RunJobFileOptions, deps: Deps): Promise<void> {
   if (opts.dryRun) {
     if (opts.interactive) throw new UsageError('--interactive and --dry-run do not go together on run; use `import review job.yaml --dry-run` to review offline.');
-    const { dryRun } = await import('./dry-run.js');
-    return dryRun({ jobFile: opts.jobFile, out: opts.out, lenient: opts.lenient }, deps);
+    if (opts.job !== undefined) throw new UsageError('--job and --dry-run do not go together: --dry-run runs the job file offline, while --job names a job on the service; drop one of them.');
+    if (opts.webhookUrl !== undefined) throw new UsageError('--webhook-url and --dry-run do not go together: a dry run sends nothing (-o json prints the run webhook\'s body instead); drop one of them.');
+    // The flags' values are checked as a real run checks them, before anything is read.
+    parseMinConfidence(opts.minConfidence);
+    const [{ dryRun }, { parseDropLimit }] = await Promise.all([import('./dry-run.js'), import('../job-plan.js')]);
+    const gate = { minConfidence: opts.minConfidence, yes: opts.yes, limit: parseDropLimit(opts.maxDroppedRows) };
+    return dryRun({ jobFile: opts.jobFile, out: opts.out, lenient: opts.lenient, gate }, deps);
   }
   if (opts.out !== undefined) throw new UsageError('--out applies only with --dry-run (the service writes the output to its destination); remove it or add --dry-run.');
   if (opts.interactive && !deps.io.canPrompt()) {

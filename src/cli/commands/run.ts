@@ -147,7 +147,7 @@ export function runCommand(deps: Deps, run = { jobId: runJobId, jobFile: runJobF
     .option('--job <jobId>', 'job file: reuse a started job instead of starting one')
     .option('--yes', 'job file: accept every suggestion below the confidence bar')
     .option('--min-confidence <x>', 'job file: confidence bar for unpinned suggestions (0 to 1)')
-    .option('--dry-run', 'job file: run offline with the embedded engine')
+    .option('--dry-run', 'job file: run offline with the embedded engine (the same gates: --min-confidence, --yes, --max-dropped-rows)')
     .option('--out <path>', 'job file with --dry-run: output file')
     .option('--interactive', 'job file: review the suggestions before running')
     .option('--max-dropped-rows <n>', 'job file: fail (exit 5) when more rows are dropped')

@@ -1,9 +1,12 @@
 /** `import serve`: the whole Data Import Job Service, locally, over real HTTP (src/emulator). */
+import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, NetworkError, UsageError } from '../../errors.js';
+import type { DataDirError } from '../../emulator/server.js';
 
 /** Options of `import serve`. */
 export interface ServeOptions {
@@ -23,25 +26,52 @@ export interface ServeOptions {
   workerMemoryMb: number;
 }
 
-/** Resolves when the process is asked to stop (SIGINT or SIGTERM), which then no longer ends it at once. */
-export function stopSignal(): Promise<NodeJS.Signals> {
+/**
+ * Resolves when the process is asked to stop (SIGINT or SIGTERM), which then no longer ends it at
+ * once; `cancel` (a start that failed) gives the signals back as they were. A second signal while
+ * stopping ends the process at once (exit 130); exit handlers still remove a temporary data dir.
+ */
+export function stopSignal(cancel?: AbortSignal): Promise<NodeJS.Signals> {
   // While serving, Ctrl-C means "stop cleanly" (exit 0), not main's "interrupted" (exit 130).
   const saved = process.rawListeners('SIGINT') as ((...args: unknown[]) => void)[];
   process.removeAllListeners('SIGINT');
   return new Promise((done) => {
-    const stop = (signal: NodeJS.Signals) => {
+    const restore = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      cancel?.removeEventListener('abort', restore);
       for (const listener of saved) process.on('SIGINT', listener);
+    };
+    const stop = (signal: NodeJS.Signals) => {
+      restore();
+      // SIGINT now goes to main's handler again; SIGTERM's default would skip the exit handlers.
+      process.once('SIGTERM', () => process.exit(EXIT.interrupted));
       done(signal);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    cancel?.addEventListener('abort', restore);
   });
 }
 
-/** Starts the service, prints its URL on stdout, serves until `until` resolves (default: SIGINT/SIGTERM), then stops cleanly. */
-export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise<unknown> = stopSignal): Promise<void> {
+/**
+ * Starts the service, prints its URL on stdout, serves until `until` resolves (default: SIGINT/SIGTERM), then stops cleanly.
+ * A start that fails (port taken, host unknown, data dir a file) is one sentence and leaves nothing behind.
+ */
+export async function serve(opts: ServeOptions, deps: Deps, until: (cancel: AbortSignal) => Promise<unknown> = stopSignal): Promise<void> {
+  // Listened for from the first moment: a SIGTERM while starting stops the service once it is up,
+  // through close(), instead of killing the process with its temporary data dir left behind.
+  const failed = new AbortController();
+  const stopped = until(failed.signal);
+  try {
+    await serveUntil(opts, deps, stopped);
+  } catch (error) {
+    failed.abort();
+    throw error;
+  }
+}
+
+async function serveUntil(opts: ServeOptions, deps: Deps, stopped: Promise<unknown>): Promise<void> {
   let schemas;
   if (opts.schema) {
     const { loadSchemas } = await import('../../jobfile/schema-file.js');
@@ -74,14 +104,10 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
       log: (line) => deps.io.stderr.write(line + '\n'),
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use; pass another with --port (0 picks a free one).`);
-    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${code}); choose another --host or --port.`);
-    throw e;
+    throw startFailure(e, opts);
   }
-  const stopped = until();
   const pipelines = schemas ? [...schemas.keys()] : [];
-  deps.io.status(`Data dir: ${running.dataDir}${running.isTemporary ? ' (temporary: pass --data-dir to keep jobs across restarts)' : ''}`);
+  deps.io.status(`Data dir: ${running.dataDir}${running.isTemporary ? ' (temporary, removed on stop: pass --data-dir to keep jobs across restarts)' : ''}`);
   deps.io.status(`Pipelines: ${pipelines.length ? pipelines.join(', ') : '(none: every pipelineId gets identity suggestions; pass --schema)'}`);
   if (running.loaded.jobs) deps.io.status(`Loaded ${running.loaded.jobs} job(s)${running.loaded.resumed.length ? `; running again: ${running.loaded.resumed.join(', ')}` : ''}`);
   if (opts.apiKeys.length === 0) deps.io.warn('no API key given (--api-key-file, IMPORT_SERVE_API_KEYS or --api-key): any x-api-key is accepted. Fine on your machine; give keys before exposing the port.');
@@ -89,8 +115,61 @@ export async function serve(opts: ServeOptions, deps: Deps, until: () => Promise
   // Last, and alone on stdout: scripts and tests wait for this line (with --port 0 it holds the port picked).
   deps.io.out(`Listening on ${running.url}`);
   const signal = await stopped;
-  deps.io.status(`${typeof signal === 'string' ? signal : 'Stop'} received: stopping (running jobs run again on the next start with this data dir)`);
+  deps.io.status(`${typeof signal === 'string' ? signal : 'Stop'} received: stopping (${running.isTemporary
+    ? 'removing the temporary data dir and its jobs'
+    : 'running jobs run again on the next start with this data dir'})`);
   await running.close();
+}
+
+/**
+ * Why the service could not start, as one sentence with its exit code (cli.md): a value the user
+ * gave that cannot work (a host that is no address, a data dir that is a file) is usage, exit 2;
+ * the machine refusing what would work another time (a port another program holds, a privileged
+ * port, the name service down, a full disk) is the environment, exit 1, as other servers do.
+ */
+export function startFailure(error: unknown, opts: Pick<ServeOptions, 'host' | 'port' | 'dataDir'>): unknown {
+  const e = error as NodeJS.ErrnoException & Partial<DataDirError>;
+  const code = e.code;
+  if (e.name === 'DataDirError') {
+    if (e.isTemporary) return new NetworkError(`Cannot make a temporary data dir in ${tmpdir()} (${code}); set TMPDIR to a writable folder or pass --data-dir.`, { cause: error });
+    const where = `--data-dir ${opts.dataDir}`;
+    if (code === 'ENOTDIR' || code === 'EEXIST') return new UsageError(`${where} is a file, not a folder (or a part of its path is); pass a folder, which is made when missing.`, { cause: error });
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new UsageError(`${where} cannot be written (${code}); pass a folder you may write to.`, { cause: error });
+    if (code === 'ENAMETOOLONG' || code === 'EINVAL') return new UsageError(`${where} is not a usable folder name (${code}); pass another folder.`, { cause: error });
+    return new NetworkError(`Cannot use ${where} (${code ?? e.message}); check the folder and its disk, or pass another one.`, { cause: error });
+  }
+  const where = `${opts.host}:${opts.port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new NetworkError(`Port ${opts.port} on ${opts.host} is already in use by another program; stop it, or pass another --port (0 picks a free one).`, { cause: error });
+    case 'EACCES':
+      return new NetworkError(opts.port < 1024
+        ? `Cannot listen on ${where}: ports below 1024 need privileges; pass --port 1024 or above (0 picks a free one).`
+        : `Cannot listen on ${where}: permission denied (EACCES); pass another --port (0 picks a free one).`, { cause: error });
+    case 'EADDRNOTAVAIL':
+      return new UsageError(`--host ${opts.host} is not an address of this machine; pass one of its addresses, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`, { cause: error });
+    case 'ENOTFOUND': case 'EAI_NONAME': case 'EAI_FAIL': case 'EAI_NODATA':
+      return new UsageError(`--host ${opts.host} does not resolve to an address; pass an IP address such as 127.0.0.1 or a name of this machine such as localhost.`, { cause: error });
+    case 'EAI_AGAIN':
+      return new NetworkError(`Cannot resolve --host ${opts.host} now (the name service did not answer); try again, or pass an IP address such as 127.0.0.1.`, { cause: error });
+    default:
+      return error;
+  }
+}
+
+/**
+ * `--host` as given, checked without any lookup: an IP address, or a host name (resolved when the
+ * service listens). Dotted numbers that are no IPv4 address (`0.0.0.0.0`) would otherwise go to
+ * the name service, and an IPv6 address may come in URL brackets.
+ */
+export function parseHost(text: string): string {
+  const host = /^\[(.*)\]$/.exec(text)?.[1] ?? text;
+  if (isIP(host) !== 0) return host;
+  const isName = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i.test(host);
+  if (!isName || /^[\d.]+$/.test(host)) {
+    throw new UsageError(`--host "${text}" is not an IP address or a host name; pass e.g. 127.0.0.1 (this machine only), 0.0.0.0 (every interface), ::1 or localhost.`);
+  }
+  return host;
 }
 
 function isLoopback(host: string): boolean {
@@ -198,7 +277,7 @@ export function serveCommand(deps: Deps, run = serve): Command {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Port "${o.port}" is not a port number (0 to 65535).`);
       const root = cmd.parent as (Command & { rawArgs?: string[] }) | null;
       await run({
-        host: o.host,
+        host: parseHost(o.host),
         port,
         dataDir: o.dataDir,
         schema: o.schema,
