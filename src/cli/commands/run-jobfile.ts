@@ -17,7 +17,10 @@ export async function runJobFile(opts: RunJobFileOptions, deps: Deps): Promise<v
     // The flags' values are checked as a real run checks them, before anything is read.
     parseMinConfidence(opts.minConfidence);
     const [{ dryRun }, { parseDropLimit }] = await Promise.all([import('./dry-run.js'), import('../job-plan.js')]);
-    const gate = { minConfidence: opts.minConfidence, yes: opts.yes, limit: parseDropLimit(opts.maxDroppedRows) };
+    // cli.md makes `run job.yaml --dry-run` and `dry-run job.yaml` one command: the gates apply
+    // only when their flags are given, so CI can ask a dry run to stop where the run would.
+    const gated = opts.minConfidence !== undefined || opts.maxDroppedRows !== undefined;
+    const gate = gated ? { minConfidence: opts.minConfidence, yes: opts.yes, limit: parseDropLimit(opts.maxDroppedRows) } : undefined;
     return dryRun({ jobFile: opts.jobFile, out: opts.out, lenient: opts.lenient, gate }, deps);
   }
   if (opts.out !== undefined) throw new UsageError('--out applies only with --dry-run (the service writes the output to its destination); remove it or add --dry-run.');
