@@ -51,8 +51,10 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   progress.finish();
   if (result.report.rowsIn === 0) {
     // Checked after the run so the reader's own errors (empty file, bad bytes) come first.
-    const { rm } = await import('node:fs/promises');
-    await rm(out, { force: true });
+    const [{ rm }, { resolveWriteTarget }] = await Promise.all([import('node:fs/promises'), import('../../engine/write/atomic.js')]);
+    // The file written (that of a link, which stays); a pipe or a device has nothing to take back.
+    const written = await resolveWriteTarget(out);
+    if (written.kind === 'file') await rm(written.path, { force: true });
     await extras.abort();
     throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
   }
