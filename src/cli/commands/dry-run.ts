@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { JobFile } from '../../jobfile/types.js';
 import type { Report } from '../../engine/types.js';
 import { countOf } from '../io.js';
+import type { NamedFile } from '../distinct-files.js';
 
 /** Options of `import dry-run`. */
 export interface DryRunOptions { jobFile: string; out?: string; lenient: boolean; rejects?: string; report?: string }
@@ -25,8 +26,9 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
-  const input = await openJobInput(job, deps);
   const { path: out, format } = outputTarget(job, opts.out, deps);
+  await checkDistinctOutputs(job, opts, out, deps);
+  const input = await openJobInput(job, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
@@ -88,6 +90,27 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${displayPath(deps.cwd, out)}${format === 'excel' ? ' (Excel)' : ''}`);
   if (opts.rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${displayPath(deps.cwd, resolve(deps.cwd, opts.rejects))}`);
   if (opts.report) deps.io.status(`Wrote the report to ${displayPath(deps.cwd, resolve(deps.cwd, opts.report))}`);
+}
+
+/**
+ * Refuses (exit 2), before anything is read or written, outputs that would destroy a file the run
+ * needs or another output (the job file, its input, two outputs on one file).
+ */
+async function checkDistinctOutputs(job: JobFile, opts: DryRunOptions, out: string, deps: Deps): Promise<void> {
+  const { checkDistinctFiles } = await import('../distinct-files.js');
+  const jobName = basename(job.path);
+  const files: NamedFile[] = [{ path: job.path, label: `the job file ${displayPath(deps.cwd, job.path)}` }];
+  for (const key of ['file', 'rowsFile'] as const) {
+    const path = job.input[key];
+    if (path !== undefined) files.push({ path, label: `the input ${displayPath(deps.cwd, path)} (input.${key} of ${jobName})` });
+  }
+  for (const [id, path] of Object.entries(job.localScripts)) files.push({ path, label: `the script module ${displayPath(deps.cwd, path)} (localScripts.${id} of ${jobName})` });
+  files.push(opts.out === undefined
+    ? { path: out, label: `the default output ${displayPath(deps.cwd, out)}`, fix: `pass --out with another path` }
+    : { path: out, label: `--out ${opts.out}`, fix: 'choose another --out path' });
+  if (opts.rejects) files.push({ path: resolve(deps.cwd, opts.rejects), label: `--rejects ${opts.rejects}`, fix: 'choose another --rejects path' });
+  if (opts.report) files.push({ path: resolve(deps.cwd, opts.report), label: `--report ${opts.report}`, fix: 'choose another --report path' });
+  await checkDistinctFiles(files, deps.cwd);
 }
 
 /**
