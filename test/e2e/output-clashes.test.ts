@@ -1,6 +1,6 @@
 /**
- * Outputs that would destroy a file the command reads, or another output: refused with exit 2 and
- * one sentence before anything is written.
+ * Outputs that would destroy a file the command reads, or another output, and outputs that cannot
+ * be written: refused with exit 2 and one sentence before anything is written.
  */
 import { link, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -98,4 +98,21 @@ describe('outputs that are files the command reads or writes', () => {
     const r = await runCli(['dry-run', 'job.yaml', '--out', '/dev/null', '--rejects', '/dev/null'], { cwd: dir });
     expect(r.exitCode).toBe(0);
   });
+});
+
+describe('--rejects and --report that cannot be written', () => {
+  for (const [flag, path, words] of [
+    ['--report', 'no/such/dir/r.html', 'does not exist; create it or choose another --report path'],
+    ['--rejects', 'no/such/dir/r.csv', 'does not exist; create it or choose another --rejects path'],
+    ['--rejects', '.', 'it is a folder; give a file path to --rejects'],
+    ['--report', '.', 'it is a folder; give a file path to --report'],
+  ] as const) {
+    it(`refuses ${flag} ${path} before writing the output`, async () => {
+      const dir = await customers();
+      const before = await snapshot(dir);
+      const r = await runCli(['dry-run', 'job.yaml', flag, path], { cwd: dir });
+      expectRefused(r, `(${flag})`, words);
+      expect(await snapshot(dir)).toEqual(before);
+    });
+  }
 });

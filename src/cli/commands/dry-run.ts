@@ -27,7 +27,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
   const { path: out, format } = outputTarget(job, opts.out, deps);
-  await checkDistinctOutputs(job, opts, out, deps);
+  await checkOutputs(job, opts, out, deps);
   const input = await openJobInput(job, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, jsonRejects: deps.settings.output === 'json' });
@@ -94,10 +94,11 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
 
 /**
  * Refuses (exit 2), before anything is read or written, outputs that would destroy a file the run
- * needs or another output (the job file, its input, two outputs on one file).
+ * needs or another output (the job file, its input, two outputs on one file), and outputs that
+ * cannot be written (a missing folder, a folder): the output's own check, for each of them.
  */
-async function checkDistinctOutputs(job: JobFile, opts: DryRunOptions, out: string, deps: Deps): Promise<void> {
-  const { checkDistinctFiles } = await import('../distinct-files.js');
+async function checkOutputs(job: JobFile, opts: DryRunOptions, out: string, deps: Deps): Promise<void> {
+  const [{ checkDistinctFiles }, { checkWritable }] = await Promise.all([import('../distinct-files.js'), import('../../engine/write/index.js')]);
   const jobName = basename(job.path);
   const files: NamedFile[] = [{ path: job.path, label: `the job file ${displayPath(deps.cwd, job.path)}` }];
   for (const key of ['file', 'rowsFile'] as const) {
@@ -111,6 +112,9 @@ async function checkDistinctOutputs(job: JobFile, opts: DryRunOptions, out: stri
   if (opts.rejects) files.push({ path: resolve(deps.cwd, opts.rejects), label: `--rejects ${opts.rejects}`, fix: 'choose another --rejects path' });
   if (opts.report) files.push({ path: resolve(deps.cwd, opts.report), label: `--report ${opts.report}`, fix: 'choose another --report path' });
   await checkDistinctFiles(files, deps.cwd);
+  await checkWritable(out);
+  if (opts.rejects) await checkWritable(resolve(deps.cwd, opts.rejects), '--rejects');
+  if (opts.report) await checkWritable(resolve(deps.cwd, opts.report), '--report');
 }
 
 /**
