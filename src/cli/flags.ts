@@ -7,6 +7,7 @@ import {
   AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, isHttpUrl, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS, ROW_DROPPING_METHODS,
   type AggregationMethod, type Casing, type CombiningMethod, type DataType, type OutputFileType, type RowDroppingMethod,
 } from '../contract/index.js';
+import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { compileRegex } from '../engine/regex.js';
 
@@ -233,4 +234,28 @@ export function parseMinConfidence(flag: string | undefined, job?: { review: { m
     throw new UsageError(`--min-confidence "${flag}" is not a number from 0 to 1; pass e.g. --min-confidence 0.8.`);
   }
   return value;
+}
+
+/** Placeholders of options whose value is a path (`<path>`, `[path]`, `<file.csv>`, `<path|->`...). */
+const PATH_VALUE = /^(path|file|dir|file-or-dir|schema\.yaml|file\.csv|file\.html|path\|-|json\|@file\|-)$/;
+/** Placeholders of options whose value is a number, a size or a duration. */
+const NUMBER_VALUE = /^(port|ms|n|x|size|duration|MiB)$/;
+
+/**
+ * Commander hook, applied to every command in one place: an empty value (`--out=`, `--port ""`)
+ * for an option that takes a path or a number is refused with one sentence naming the option,
+ * rather than read as the working folder, port 0 or "not given". Other parsers still run after.
+ */
+export function refuseEmptyValues(command: Command): void {
+  for (const option of command.options) {
+    const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
+    const kind = placeholder === undefined ? undefined : PATH_VALUE.test(placeholder) ? 'path' : NUMBER_VALUE.test(placeholder) ? 'number' : undefined;
+    if (!kind) continue;
+    const parse = option.parseArg;
+    const name = option.long ?? option.flags;
+    option.argParser((value: string, previous: unknown) => {
+      if (value.trim() === '') throw new UsageError(`${name} was given an empty value; give it a ${kind}${kind === 'path' ? ', or leave the option out' : ''}.`);
+      return parse ? parse(value, previous) : value;
+    });
+  }
 }

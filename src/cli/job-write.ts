@@ -9,6 +9,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import type { Deps } from './deps.js';
+import type { NamedFile } from './distinct-files.js';
 
 /** Where a new job file goes and how it points at the schema. */
 export interface JobWriteOptions {
@@ -18,10 +19,30 @@ export interface JobWriteOptions {
   force: boolean;
   /** `--schema-file [path]`: write the schema there (true: `job-file.schema.json` beside the job file). */
   schemaFile?: string | boolean;
+  /** Files the command reads (`init`'s input and `--schema`): neither output may be one of them. */
+  reads?: NamedFile[];
+}
+
+/**
+ * Refuses (exit 2) a `--write` or `--schema-file` that is a file the command reads, or the other
+ * output (`--write job.yaml --schema-file job.yaml`), however spelled; called before anything is read.
+ */
+export async function checkJobWriteTargets(opts: JobWriteOptions, deps: Deps): Promise<void> {
+  const target = opts.write !== undefined ? resolve(deps.cwd, opts.write) : undefined;
+  const files: NamedFile[] = [...(opts.reads ?? [])];
+  if (target) files.push({ path: target, label: `--write ${opts.write}`, fix: 'choose another --write path' });
+  if (opts.schemaFile !== undefined && opts.schemaFile !== false) {
+    const { JOB_FILE_SCHEMA_NAME } = await import('../jobfile/json-schema.js');
+    const path = resolve(target ? dirname(target) : deps.cwd, typeof opts.schemaFile === 'string' ? opts.schemaFile : JOB_FILE_SCHEMA_NAME);
+    files.push({ path, label: `--schema-file ${typeof opts.schemaFile === 'string' ? opts.schemaFile : relative(deps.cwd, path)}`, fix: 'give --schema-file another path' });
+  }
+  const { checkDistinctFiles } = await import('./distinct-files.js');
+  await checkDistinctFiles(files, deps.cwd);
 }
 
 /** Writes `body` (a job file without its modeline) to `--write` or stdout; returns the path written, if any. */
 export async function writeJobFile(body: string, opts: JobWriteOptions, deps: Deps): Promise<string | undefined> {
+  await checkJobWriteTargets(opts, deps);
   const target = opts.write !== undefined ? resolve(deps.cwd, opts.write) : undefined;
   if (target && existsSync(target) && !opts.force) {
     throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);

@@ -25,6 +25,7 @@ import { reviewCommand } from './commands/review.js';
 import { schemaCommand } from './commands/schema.js';
 import { completionCommand, completionServerCommands } from './commands/completion.js';
 import { packageVersion } from './version.js';
+import { refuseEmptyValues } from './flags.js';
 
 /** Builds the whole program; `deps.settings` is resolved before any action runs. */
 export function buildProgram(deps: Deps): Command {
@@ -47,6 +48,7 @@ export function buildProgram(deps: Deps): Command {
       writeOut: (s) => deps.io.stdout.write(s),
       writeErr: (s) => deps.io.stderr.write(s),
     });
+  refuseEmptyValues(program);
   program.hook('preAction', async (_root, action) => {
     const flags = action.optsWithGlobals() as GlobalFlags;
     // `config set --profile new ...` creates the profile, so it need not exist yet.
@@ -74,6 +76,7 @@ export function buildProgram(deps: Deps): Command {
 
 /** Gives a subcommand (and its own subcommands) the root's error handling and output. */
 export function configure(command: Command, deps: Deps): Command {
+  refuseEmptyValues(command);
   command.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({
     writeOut: (s) => deps.io.stdout.write(s),
     writeErr: (s) => deps.io.stderr.write(s),

@@ -17,6 +17,7 @@ import {
   type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
+import { isStreamTarget } from './write/atomic.js';
 import { RejectOrderer, releaseRejectsAfter, type RejectSink } from './rejects.js';
 import { Profiler, type ColumnProfile } from './profile.js';
 import type { ParallelFallback as ParallelFallbackClass, runParallel as RunParallel, WorkerPool } from './parallel/run.js';
@@ -168,7 +169,9 @@ function mayRunParallel(setup: JobSetup, options: RunOptions): boolean {
   // IMPORT_ENGINE_THREADS=1 forces one thread (tests compare both paths with it).
   if (process.env.IMPORT_ENGINE_THREADS === '1') return false;
   return setup.input.kind === 'csv' && setup.input.size >= PARALLEL_MIN_BYTES && !setup.useFullData
-    && (setup.preScripts ?? []).length === 0;
+    && (setup.preScripts ?? []).length === 0
+    // A parallel run that falls back writes its output again from the start, which a pipe cannot take back.
+    && !(options.output && isStreamTarget(options.output.path));
 }
 
 /** With IMPORT_ENGINE_TRACE=1, says on stderr which path a run took (for tests and benchmarks). */

@@ -130,7 +130,8 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
     fd = openSync(temp, 'w');
     opened();
     try { await finished; } finally { closeSync(fd); }
-  });
+    // Written at positions and started over by a run that falls back: a pipe gets the finished file.
+  }, { seeks: true });
   // A failure surfaces through commit or abort, never as an unhandled rejection.
   done.catch(() => opened());
   await isOpen;

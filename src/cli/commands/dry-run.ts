@@ -9,6 +9,7 @@ import type { Report } from '../../engine/types.js';
 import { countOf } from '../io.js';
 import { parseMinConfidence } from '../flags.js';
 import type { DropLimit } from '../job-plan.js';
+import type { NamedFile } from '../distinct-files.js';
 
 /** Options of `import dry-run`. */
 export interface DryRunOptions {
@@ -38,8 +39,9 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
   const gates = opts.gate ? await import('../job-plan.js') : undefined;
-  const input = await openJobInput(job, deps);
   const { path: out, format } = outputTarget(job, opts.out, deps);
+  await checkOutputs(job, opts, out, deps);
+  const input = await openJobInput(job, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
@@ -73,11 +75,16 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     profile: opts.report !== undefined,
   }).catch(async (error: unknown) => { await extras.abort(error); throw error; });
   progress.finish();
+  /** Takes the output back: the file written (that of a link, which stays); a pipe or a device has nothing to take back. */
+  const takeBackOutput = async (error?: unknown) => {
+    const [{ rm }, { resolveWriteTarget }] = await Promise.all([import('node:fs/promises'), import('../../engine/write/atomic.js')]);
+    const written = await resolveWriteTarget(out);
+    if (written.kind === 'file') await rm(written.path, { force: true });
+    await extras.abort(error);
+  };
   if (result.report.rowsIn === 0) {
     // Checked after the run so the reader's own errors (empty file, bad bytes) come first.
-    const { rm } = await import('node:fs/promises');
-    await rm(out, { force: true });
-    await extras.abort();
+    await takeBackOutput();
     throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
   }
   if (gates && opts.gate?.limit) {
@@ -85,9 +92,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
       gates.checkDropLimit(opts.gate.limit, result.report, job);
     } catch (error) {
       // A run over the limit produces nothing, as on the service: no output to mistake for a good one.
-      const { rm } = await import('node:fs/promises');
-      await rm(out, { force: true });
-      await extras.abort(error);
+      await takeBackOutput(error);
       throw error;
     }
   }
@@ -121,6 +126,31 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${displayPath(deps.cwd, out)}${format === 'excel' ? ' (Excel)' : ''}`);
   if (opts.rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${displayPath(deps.cwd, resolve(deps.cwd, opts.rejects))}`);
   if (opts.report) deps.io.status(`Wrote the report to ${displayPath(deps.cwd, resolve(deps.cwd, opts.report))}`);
+}
+
+/**
+ * Refuses (exit 2), before anything is read or written, outputs that would destroy a file the run
+ * needs or another output (the job file, its input, two outputs on one file), and outputs that
+ * cannot be written (a missing folder, a folder): the output's own check, for each of them.
+ */
+async function checkOutputs(job: JobFile, opts: DryRunOptions, out: string, deps: Deps): Promise<void> {
+  const [{ checkDistinctFiles }, { checkWritable }] = await Promise.all([import('../distinct-files.js'), import('../../engine/write/index.js')]);
+  const jobName = basename(job.path);
+  const files: NamedFile[] = [{ path: job.path, label: `the job file ${displayPath(deps.cwd, job.path)}` }];
+  for (const key of ['file', 'rowsFile'] as const) {
+    const path = job.input[key];
+    if (path !== undefined) files.push({ path, label: `the input ${displayPath(deps.cwd, path)} (input.${key} of ${jobName})` });
+  }
+  for (const [id, path] of Object.entries(job.localScripts)) files.push({ path, label: `the script module ${displayPath(deps.cwd, path)} (localScripts.${id} of ${jobName})` });
+  files.push(opts.out === undefined
+    ? { path: out, label: `the default output ${displayPath(deps.cwd, out)}`, fix: `pass --out with another path` }
+    : { path: out, label: `--out ${opts.out}`, fix: 'choose another --out path' });
+  if (opts.rejects) files.push({ path: resolve(deps.cwd, opts.rejects), label: `--rejects ${opts.rejects}`, fix: 'choose another --rejects path' });
+  if (opts.report) files.push({ path: resolve(deps.cwd, opts.report), label: `--report ${opts.report}`, fix: 'choose another --report path' });
+  await checkDistinctFiles(files, deps.cwd);
+  await checkWritable(out);
+  if (opts.rejects) await checkWritable(resolve(deps.cwd, opts.rejects), '--rejects');
+  if (opts.report) await checkWritable(resolve(deps.cwd, opts.report), '--report');
 }
 
 /**

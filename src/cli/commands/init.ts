@@ -25,17 +25,24 @@ export interface InitOptions {
 
 /** Writes the skeleton to stdout or to `--write` (never over an existing file without `--force`). */
 export async function init(opts: InitOptions, deps: Deps): Promise<void> {
-  const [{ openInput }, { analyzeJob }, { loadSchemaFile }, { writeJobFile }] = await Promise.all([
+  const [{ openInput }, { analyzeJob }, { loadSchemaFile }, { writeJobFile, checkJobWriteTargets }] = await Promise.all([
     import('../../engine/read/index.js'), import('../../engine/pipeline.js'), import('../../jobfile/schema-file.js'), import('../job-write.js'),
   ]);
   const target = opts.write ? resolve(deps.cwd, opts.write) : undefined;
+  // A URL is a Google Sheets link: its whole workbook is read, so the sheet is suggested as in a workbook file.
+  const link = /^[a-z][a-z\d+.-]*:\/\//i.test(opts.input) ? opts.input : undefined;
+  const reads = [
+    ...(link ? [] : [{ path: resolve(deps.cwd, opts.input), label: `the input ${opts.input}` }]),
+    ...(opts.schema ? [{ path: resolve(deps.cwd, opts.schema), label: `--schema ${opts.schema}` }] : []),
+  ];
+  const writeOptions = { write: opts.write, force: Boolean(opts.force), schemaFile: opts.schemaFile, reads };
+  // Before the input is read: --write over the input itself is refused even with --force.
+  await checkJobWriteTargets(writeOptions, deps);
   if (target && !opts.force && existsSync(target)) {
     // Refused before the input is read: nothing is analysed for a file that will not be written.
     throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);
   }
   const schema = opts.schema ? await loadSchemaFile(resolve(deps.cwd, opts.schema), deps.env) : undefined;
-  // A URL is a Google Sheets link: its whole workbook is read, so the sheet is suggested as in a workbook file.
-  const link = /^[a-z][a-z\d+.-]*:\/\//i.test(opts.input) ? opts.input : undefined;
   const inputPath = resolve(deps.cwd, opts.input);
   let source;
   if (link) {
@@ -58,7 +65,7 @@ export async function init(opts: InitOptions, deps: Deps): Promise<void> {
     schema,
     today: deps.now().toISOString().slice(0, 10),
   });
-  const written = await writeJobFile(text, { write: opts.write, force: Boolean(opts.force), schemaFile: opts.schemaFile }, deps);
+  const written = await writeJobFile(text, writeOptions, deps);
   if (written) deps.io.status(`Wrote ${relative(deps.cwd, written) || written}; check it with \`import dry-run ${relative(deps.cwd, written)}\`.`);
 }
 

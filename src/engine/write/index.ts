@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { osReason } from '../read/csv.js';
 import type { Table } from '../types.js';
-import { writeAtomic } from './atomic.js';
+import { resolveWriteTarget, writeAtomic } from './atomic.js';
 import { writeCsv } from './csv.js';
 import { writeXlsx } from './xlsx.js';
 
@@ -14,26 +14,43 @@ export { csvField, csvLine, writeCsv } from './csv.js';
 export { writeXlsx } from './xlsx.js';
 
 /**
- * Writes `table` to `path` through a temp file renamed on success; no partial file is ever left.
+ * Writes `table` to `path` through a temp file renamed on success; no partial file is ever left
+ * (a named pipe or a device such as /dev/stdout is written directly: see write/atomic.ts).
  * `warn` receives what the format made the writer change (Excel: characters XML cannot hold).
  */
 export async function writeTable(table: Table, path: string, format: 'csv' | 'excel', warn?: (message: string) => void): Promise<{ rows: number }> {
   await checkWritable(path);
-  return writeAtomic(path, (temp) => (format === 'excel' ? writeXlsx(table, temp, warn) : writeCsv(table, temp)));
+  // The XLSX writer patches what it wrote, so a pipe gets the finished workbook; CSV streams.
+  return writeAtomic(path, (temp) => (format === 'excel' ? writeXlsx(table, temp, warn) : writeCsv(table, temp)), { seeks: format === 'excel' });
 }
 
-/** Fails early, before any row moves, when the output cannot be created. */
-async function checkWritable(path: string): Promise<void> {
-  const folder = dirname(resolve(path));
+/**
+ * Fails early, before any row moves, when a file cannot be written at `path`: its folder (that of
+ * the file a link names) is missing or not writable, or it is a folder; a pipe or a device must
+ * be writable itself. `flag` names the option in the message (`--rejects`); the output when absent.
+ */
+export async function checkWritable(path: string, flag?: string): Promise<void> {
+  const shown = flag ? `${path} (${flag})` : path;
+  const other = flag ? `another ${flag} path` : 'another output path';
+  const target = await resolveWriteTarget(path);
+  if (target.kind === 'stream') {
+    try {
+      await access(target.path, constants.W_OK);
+      return;
+    } catch (error) {
+      throw new UsageError(`Cannot write ${shown}: it is not writable (${osReason(error)}); choose ${other}.`);
+    }
+  }
+  const folder = dirname(resolve(target.path));
   try {
     await access(folder, constants.W_OK);
   } catch (error) {
     const reason = osReason(error);
     const problem = reason === 'no such file or directory' ? 'does not exist' : `is not writable (${reason})`;
-    throw new UsageError(`Cannot write ${path}: folder ${folder} ${problem}; create it or choose another output path.`);
+    throw new UsageError(`Cannot write ${shown}: folder ${folder} ${problem}; create it or choose ${other}.`);
   }
-  const existing = await stat(path).catch(() => undefined);
+  const existing = await stat(target.path).catch(() => undefined);
   if (existing?.isDirectory()) {
-    throw new UsageError(`Cannot write ${path}: it is a folder; give a file path for the output.`);
+    throw new UsageError(`Cannot write ${shown}: it is a folder; give a file path${flag ? ` to ${flag}` : ' for the output'}.`);
   }
 }

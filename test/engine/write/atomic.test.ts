@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import ts from 'typescript';
@@ -113,5 +113,30 @@ describe('atomic writer', () => {
     const child = runChild(script);
     expect(child.status).toBe(3);
     expect(await readdir(sub)).toEqual([]);
+  });
+
+  it('writes through a symbolic link: the link stays and the file it names is replaced', async () => {
+    const sub = await mkdtemp(join(dir, 'link-'));
+    await mkdir(join(sub, 'real'));
+    await writeFile(join(sub, 'real', 'target.csv'), 'old');
+    await symlink('real/target.csv', join(sub, 'out.csv'));
+    await writeAtomic(join(sub, 'out.csv'), async (temp) => {
+      // The temp file is beside the target, so the rename is atomic there.
+      expect(dirname(temp)).toBe(join(sub, 'real'));
+      await writeFile(temp, 'new');
+    });
+    expect((await lstat(join(sub, 'out.csv'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(join(sub, 'out.csv'))).toBe('real/target.csv');
+    expect(await readFile(join(sub, 'real', 'target.csv'), 'utf8')).toBe('new');
+    expect((await readdir(join(sub, 'real'))).sort()).toEqual(['target.csv']);
+  });
+
+  it('creates the file a dangling link names, keeping the link', async () => {
+    const sub = await mkdtemp(join(dir, 'dangling-'));
+    await mkdir(join(sub, 'real'));
+    await symlink('real/later.csv', join(sub, 'out.csv'));
+    await writeAtomic(join(sub, 'out.csv'), (temp) => writeFile(temp, 'new'));
+    expect((await lstat(join(sub, 'out.csv'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(sub, 'real', 'later.csv'), 'utf8')).toBe('new');
   });
 });
