@@ -1,6 +1,6 @@
 /**
  * CSV/TSV reader (engine.md "Reading input"): streams the file, decodes it, detects the delimiter
- * from the header line and parses RFC 4180 records with Papa Parse's core parser.
+ * from the header line and the first rows and parses RFC 4180 records with Papa Parse's core parser.
  */
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
@@ -238,16 +238,28 @@ async function lineAt(path: string, display: string, offset: number, newline: st
   return line;
 }
 
-/** The header line's delimiter and line break. */
+/** The file's delimiter and line break. */
 export interface HeaderFormat { delimiter: string; newline: Newline }
 
 /**
- * Finds the header line's delimiter and line break, chunk by chunk: each character is looked at
- * once, so a huge header line costs time in proportion to its length (no rescans), and one over
- * HEADER_LINE_LIMIT is refused.
+ * Characters after the header line that choosing the delimiter looks at: the rows there must split
+ * like the header. Bounded, so a file is sampled once at a fixed cost (~400 rows of the reference file).
  */
-class HeaderSniffer {
-  /** Occurrences of each of DELIMITERS (`, ; tab |`) outside quotes. */
+const DELIMITER_SAMPLE = 64 << 10;
+
+/** A delimiter as a message names it. */
+function delimiterName(delimiter: string): string {
+  return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+}
+
+/**
+ * Finds the file's line break (from the header line) and delimiter (from the header line and the
+ * rows of the next DELIMITER_SAMPLE characters), chunk by chunk: the header line is looked at once
+ * per character, so a huge one costs time in proportion to its length (no rescans), and one over
+ * HEADER_LINE_LIMIT is refused. The text it saw is kept (`text`) for the parser to start on.
+ */
+class FormatSniffer {
+  /** Occurrences of each of DELIMITERS (`, ; tab |`) outside quotes on the header line. */
   private readonly counts = [0, 0, 0, 0];
   private inQuotes = false;
   private started = false;
@@ -255,16 +267,47 @@ class HeaderSniffer {
   /** Blank lines before the header (skipped like any blank line), for the line number of errors. */
   private blankLines = 0;
   private length = 0;
+  /** The text seen so far, its length, and where the header line's break was found in it. */
+  private chunks: string[] = [];
+  private seen = 0;
+  private headerEnd = 0;
+  private newline: Newline | undefined;
   result: HeaderFormat | undefined;
+  /** All the text pushed, once the result is known. */
+  text = '';
 
   constructor(private readonly display: string, private readonly forced?: string) {}
 
-  /** Scans the next piece of text; true once the header line is complete. */
+  /** Takes the next piece of text; true once the format is known. */
   push(text: string): boolean {
     if (this.result) return true;
+    this.chunks.push(text);
+    const offset = this.seen;
+    this.seen += text.length;
+    if (!this.newline && !this.scanHeader(text, offset)) return false;
+    // A .tsv file needs no sample; another needs DELIMITER_SAMPLE characters past the header line.
+    if (!this.forced && this.seen - this.headerEnd < DELIMITER_SAMPLE) return false;
+    this.decide(false);
+    return true;
+  }
+
+  /** The result at the end of the input (a header with no line break ends there); undefined for an empty file. */
+  end(): HeaderFormat | undefined {
+    if (this.result) return this.result;
+    if (!this.started) return undefined;
+    if (!this.newline) {
+      this.newline = this.pendingCR ? '\r' : '\n';
+      this.headerEnd = this.seen;
+    }
+    this.decide(true);
+    return this.result;
+  }
+
+  /** Scans the header line on from `text` (which starts at `offset`); true once its line break is found. */
+  private scanHeader(text: string, offset: number): boolean {
     let i = 0;
     const end = text.length;
-    if (this.pendingCR) return this.finish(text.charCodeAt(0) === 10 ? '\n' : '\r');
+    if (this.pendingCR) return this.lineEnds(text.charCodeAt(0) === 10 ? '\n' : '\r', offset + (text.charCodeAt(0) === 10 ? 1 : 0));
     if (!this.started) {
       for (; i < end; i++) {
         const c = text.charCodeAt(i);
@@ -286,9 +329,9 @@ class HeaderSniffer {
       else if (c === 59) counts[1]++;
       else if (c === 9) counts[2]++;
       else if (c === 124) counts[3]++;
-      else if (c === 10) return this.finish('\n');
+      else if (c === 10) return this.lineEnds('\n', offset + i + 1);
       else if (c === 13) {
-        if (i + 1 < end) return this.finish(text.charCodeAt(i + 1) === 10 ? '\n' : '\r');
+        if (i + 1 < end) return text.charCodeAt(i + 1) === 10 ? this.lineEnds('\n', offset + i + 2) : this.lineEnds('\r', offset + i + 1);
         this.pendingCR = true; // CR LF may be split across chunks
       }
     }
@@ -304,23 +347,74 @@ class HeaderSniffer {
     return false;
   }
 
-  /** The result at the end of the input (a header with no line break ends there); undefined for an empty file. */
-  end(): HeaderFormat | undefined {
-    if (this.result) return this.result;
-    if (!this.started) return undefined;
-    return this.finish(this.pendingCR ? '\r' : '\n') ? this.result : undefined;
-  }
-
-  private finish(newline: Newline): true {
-    let delimiter: string = DELIMITERS[0];
-    if (this.forced) delimiter = this.forced;
-    else {
-      let best = 0;
-      DELIMITERS.forEach((d, i) => { if (this.counts[i] > best) { best = this.counts[i]; delimiter = d; } });
-    }
-    this.result = { delimiter, newline };
+  private lineEnds(newline: Newline, headerEnd: number): true {
+    this.newline = newline;
+    this.headerEnd = headerEnd;
     return true;
   }
+
+  private decide(atEnd: boolean): void {
+    this.text = this.chunks.length === 1 ? this.chunks[0] : this.chunks.join('');
+    this.chunks = [];
+    const newline = this.newline!;
+    const delimiter = this.forced ?? this.chooseDelimiter(newline, atEnd);
+    this.result = { delimiter, newline };
+  }
+
+  /**
+   * The delimiter that splits the header line and every row of the sample into the same number of
+   * cells, more than one. A header holding no candidate is one column (comma). When no candidate
+   * does so but only one splits the header, it is taken (the reader then names the row that
+   * differs). Otherwise the file is refused: two candidates that both split evenly (pandas and
+   * Excel write `Smith, John;Austin, TX` unquoted with `;`) or none would be a guess.
+   */
+  private chooseDelimiter(newline: Newline, atEnd: boolean): string {
+    const inHeader = DELIMITERS.filter((_, i) => this.counts[i] > 0);
+    if (inHeader.length === 0) return DELIMITERS[0];
+    // An HTML page is refused by the header check, whatever it holds.
+    if (/^\s*<(!doctype html|html[\s>])/i.test(this.text.slice(0, 64))) return DELIMITERS[0];
+    const limit = this.headerEnd + DELIMITER_SAMPLE;
+    const isWhole = atEnd && this.text.length <= limit;
+    const sample = isWhole ? this.text : this.text.slice(0, limit);
+    const even: { delimiter: string; width: number }[] = [];
+    for (const delimiter of inHeader) {
+      const widths = recordWidths(sample, delimiter, newline, isWhole);
+      if (widths && widths[0] > 1 && widths.every((w) => w === widths[0])) even.push({ delimiter, width: widths[0] });
+    }
+    if (even.length === 1) return even[0].delimiter;
+    if (even.length === 0 && inHeader.length === 1) return inHeader[0];
+    const where = `${this.display}:${this.blankLines + 1}`;
+    const hasTab = inHeader.includes('\t');
+    const way = `save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do)${hasTab ? ', or name a tab-separated file .tsv,' : ''} and retry (there is no setting for the delimiter)`;
+    if (even.length === 0) {
+      const names = inHeader.map(delimiterName);
+      throw new UsageError(`${where}: cannot tell the delimiter: the header splits on ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}, but none of them splits the first rows into as many cells as the header; fix those rows, or ${way}.`);
+    }
+    const names = even.map((e) => `${delimiterName(e.delimiter)} (${e.width} columns)`);
+    throw new UsageError(`${where}: cannot tell the delimiter: the header and the first rows split evenly on ${names.slice(0, -1).join(', ')} and on ${names[names.length - 1]}; ${way}.`);
+  }
+}
+
+/**
+ * The number of cells of each record of `text` (blank lines left out) split on `delimiter`, as the
+ * reader would split them; undefined when the reader would refuse the text with that delimiter (a
+ * quote closed mid-field). Unless `atEnd`, an unfinished last record is left out.
+ */
+function recordWidths(text: string, delimiter: string, newline: Newline, atEnd: boolean): number[] | undefined {
+  let records = scanRecords(text, delimiter, newline, atEnd)?.data;
+  if (!records) {
+    const Papa = loadPapa();
+    const parsed = new Papa.Parser({ delimiter, newline, quoteChar: '"' }).parse(text, 0, !atEnd) as { data: string[][]; errors: { row: number }[] };
+    if (parsed.errors.some((error) => atEnd || error.row < parsed.data.length)) return undefined;
+    records = parsed.data;
+  }
+  const widths: number[] = [];
+  for (const record of records) {
+    // A blank line, or (records split on LF) one holding only the CR of a CRLF.
+    if (record.length === 1 && (record[0] === '' || record[0] === '\r')) continue;
+    widths.push(record.length);
+  }
+  return widths;
 }
 
 /**
@@ -580,9 +674,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     }
   };
 
-  /** Text read before the header line is complete (kept as chunks: one join, no rescans), and the parser once it is. */
-  let head: string[] = [];
-  const sniffer = new HeaderSniffer(display, forced);
+  /** Reads the start of the file until its format is known (its text kept as chunks: one join, no rescans), then the parser. */
+  const sniffer = new FormatSniffer(display, forced);
   const start = (format: HeaderFormat | undefined): boolean => {
     if (!format) return false;
     ({ delimiter, newline } = format);
@@ -601,11 +694,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     for await (const chunk of decodeFile(path, display, opts.onProgress, part)) {
       let text = chunk;
       if (!parser) {
-        head.push(chunk);
         if (!sniffer.push(chunk)) continue;
         start(sniffer.result);
-        text = head.join('');
-        head = [];
+        text = sniffer.text;
+        sniffer.text = '';
       }
       for (let i = 0; i < text.length; i += PARSE_SLICE) {
         feed(text.slice(i, i + PARSE_SLICE), false);
@@ -617,7 +709,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         while (ready.length > 0) yield { batch: ready.shift()! };
       }
     }
-    if (!parser && start(sniffer.end())) feed(head.join(''), true);
+    if (!parser && start(sniffer.end())) feed(sniffer.text, true);
     else if (parser) feed('', true);
   } catch (error) {
     if (!(error instanceof RecordProblem)) throw error;
@@ -639,9 +731,9 @@ export function openCsvPart(path: string, display: string, forced: string | unde
   return tableOf(parseCsv(path, display, forced, opts, part));
 }
 
-/** The delimiter and line break the reader would use for a file, from its header line; undefined for an empty file. */
+/** The delimiter and line break the reader would use for a file, from its start; undefined for an empty file. */
 export async function sniffCsvFile(path: string, display: string, forced: string | undefined): Promise<HeaderFormat | undefined> {
-  const sniffer = new HeaderSniffer(display, forced);
+  const sniffer = new FormatSniffer(display, forced);
   for await (const chunk of decodeFile(path, display)) if (sniffer.push(chunk)) return sniffer.result;
   return sniffer.end();
 }

@@ -59,9 +59,61 @@ describe('CSV reader', () => {
   });
 
   it('detects a comma delimiter', async () => {
-    const { columns, rows } = await readAll(await file('a,b;c,d\n1,2;3,4\n'));
+    const { columns, rows } = await readAll(await file('a,b;c,d\n1,2;3,4\n5,6,7\n'));
     expect(columns).toEqual(['a', 'b;c', 'd']);
-    expect(rows).toEqual([['1', '2;3', '4']]);
+    expect(rows).toEqual([['1', '2;3', '4'], ['5', '6', '7']]);
+  });
+
+  it('takes the delimiter that splits the header and every first row alike, as pandas writes a semicolon file', async () => {
+    // to_csv(sep=';') quotes only fields holding ';': the header splits in three on ',' too.
+    const text = 'Name, first;City, State;Amount\nSmith, John;Austin, TX;12\nMadonna;Lima;3\n"Doe; Jane";Boston, MA;7\n';
+    const { columns, rows } = await readAll(await file(text));
+    expect(columns).toEqual(['Name, first', 'City, State', 'Amount']);
+    expect(rows).toEqual([['Smith, John', 'Austin, TX', '12'], ['Madonna', 'Lima', '3'], ['Doe; Jane', 'Boston, MA', '7']]);
+    const tab = await readAll(await file('Name, first\tAge\nSmith, John\t42\nCher\t77\n'));
+    expect(tab.rows).toEqual([['Smith, John', '42'], ['Cher', '77']]);
+  });
+
+  it('looks at the rows of the 64 KiB after the header line, past the first read, and not beyond', async () => {
+    // Rows that split alike on ',' and ';' up to byte 65,537; the row telling them apart starts
+    // in the second 64 KiB read and ends before the sample does (6 + 65,536 characters).
+    const even = 'a,b;c\n' + 'x,y;z\n'.repeat(10_920) + 'xxxxxx,y;z\n';
+    expect(even.length).toBe(65_537);
+    expect((await readAll(await file(even + 'o;n\n'))).columns).toEqual(['a,b', 'c']);
+    const far = even + 'x,y;z\n'.repeat(2) + 'o;n\n';
+    expect((await readError(await file(far))).message).toContain('cannot tell the delimiter');
+  });
+
+  it('refuses, naming both and the way out, when two delimiters split the header and the first rows alike', async () => {
+    const semi = await file('Name, first;Age\nSmith, John;42\n');
+    expect((await readError(semi)).message).toBe(`${semi}:1: cannot tell the delimiter: the header and the first rows split evenly on "," (2 columns) and on ";" (2 columns); save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do) and retry (there is no setting for the delimiter).`);
+    const tab = await file('\nName, first\tAge\nSmith, John\t42\n');
+    expect((await readError(tab)).message).toBe(`${tab}:2: cannot tell the delimiter: the header and the first rows split evenly on "," (2 columns) and on tab (2 columns); save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do), or name a tab-separated file .tsv, and retry (there is no setting for the delimiter).`);
+    // Different widths are no way out either; a header alone decides nothing.
+    expect((await readError(await file('a;b,c;d\n1;2,3;4\n'))).message).toContain('split evenly on "," (2 columns) and on ";" (3 columns)');
+    expect((await readError(await file('a;b,c;d\n'))).message).toContain('cannot tell the delimiter');
+  });
+
+  it('refuses when the header splits on several delimiters and none splits the first rows like it', async () => {
+    const path = await file('id,a|b|c\n1,x\n2,y,z\n');
+    expect((await readError(path)).message).toBe(`${path}:1: cannot tell the delimiter: the header splits on "," and "|", but none of them splits the first rows into as many cells as the header; fix those rows, or save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do) and retry (there is no setting for the delimiter).`);
+  });
+
+  it('takes the only delimiter of the header when a row differs, and names that row', async () => {
+    const path = await file('id,name\n1,a\n2,b,c\n');
+    expect((await readError(path)).message).toBe(`${path}:3: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
+    expect((await readAll(await file('id,a|b|c\n1,x\n'))).columns).toEqual(['id', 'a|b|c']);
+  });
+
+  it('reads a header with no delimiter as one column whatever the rows hold', async () => {
+    expect((await readAll(await file('total\n1;2\n3;4\n'))).rows).toEqual([['1;2'], ['3;4']]);
+  });
+
+  it('does not take a delimiter on which a quoted field has text after its closing quote', async () => {
+    // On ";" the header's `"x;y",c` is a quoted field with text after it (the reader refuses that): only "," is left.
+    const { columns, rows } = await readAll(await file('"x;y",c;d\n"1;2",3;4\n'));
+    expect(columns).toEqual(['x;y', 'c;d']);
+    expect(rows).toEqual([['1;2', '3;4']]);
   });
 
   it('detects a semicolon delimiter', async () => {
