@@ -106,7 +106,10 @@ export function unreadableFile(display: string, error: unknown): UsageError {
 }
 
 /** The text encoding named by a byte-order mark, UTF-8 without one. */
-function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' {
+function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32' {
+  // UTF-32 LE's mark starts with UTF-16 LE's: looked at first.
+  if (head.length >= 4 && head.readUInt32LE(0) === 0xfeff) return 'utf-32';
+  if (head.length >= 4 && head.readUInt32BE(0) === 0xfeff) return 'utf-32';
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   return 'utf-8';
@@ -144,11 +147,15 @@ class ChunkReader {
   }
 }
 
+/** Thrown inside decodeFile when a chunk holds a NUL; turned into a UsageError naming where. */
+class NulFound extends Error {}
+
 /**
  * Streams a text file as decoded strings: UTF-8 (a BOM is dropped) or UTF-16 LE/BE with a BOM.
- * Invalid bytes are a UsageError naming the line.
+ * Invalid bytes are a UsageError naming the line; a NUL (which no text holds: UTF-16 or UTF-32
+ * without a BOM read as UTF-8, or a binary file) one naming its line and column, unless `allowNul`.
  */
-async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange): AsyncGenerator<string> {
+async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange, allowNul = false): AsyncGenerator<string> {
   let reader: ChunkReader | undefined;
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
@@ -164,12 +171,17 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
       if (!decoder) {
         // A range that starts past 0 is mid-file UTF-8 (no BOM to sniff).
         encoding = range && range.start > 0 ? 'utf-8' : encodingOf(chunk);
+        if (encoding === 'utf-32') throw new UsageError(`${display} is UTF-32 text, which is not read; save it as UTF-8 and retry.`);
         // TextDecoder drops the BOM itself (ignoreBOM: false); mid-file a U+FEFF is data.
         decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: Boolean(range && range.start > 0) });
       }
       bytes += chunk.length;
-      isAllAscii &&= encoding === 'utf-8' && isAscii(chunk);
+      // One memchr per chunk for UTF-8; UTF-16 (rare, read on one thread) is checked once decoded.
+      const isUtf8Text = encoding === 'utf-8';
+      if (!allowNul && isUtf8Text && chunk.indexOf(0) !== -1) throw new NulFound();
+      isAllAscii &&= isUtf8Text && isAscii(chunk);
       const text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
+      if (!allowNul && !isUtf8Text && text.includes('\0')) throw new NulFound();
       onBytes?.(bytes);
       if (text.length > 0) yield text;
       // A turn of the event loop per chunk, as a stream gives: signals (a Ctrl-C removes a partial
@@ -179,6 +191,7 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
     const rest = decoder ? decodeOrThrow(decoder) : '';
     if (rest.length > 0) yield rest;
   } catch (error) {
+    if (error instanceof NulFound) throw nulByte(path, display, encoding);
     if ((error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       throw await invalidText(path, display, encoding);
     }
@@ -191,6 +204,36 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
 
 function decodeOrThrow(decoder: TextDecoder, chunk?: Buffer): string {
   return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+}
+
+/**
+ * The UsageError for a file holding a NUL, naming the first one's line and column (re-reads the
+ * file, decoding leniently: a file UTF-16 without a BOM is no valid UTF-8 either). Any line break
+ * counts (LF, CRLF, CR): the file's own is not known yet.
+ */
+function nulByte(path: string, display: string, encoding: string): UsageError {
+  const reader = new ChunkReader(path);
+  const decoder = new TextDecoder(encoding);
+  let line = 1;
+  let column = 1;
+  let afterCR = false;
+  try {
+    scan: for (let chunk = reader.next(); chunk.length > 0; chunk = reader.next()) {
+      const text = decoder.decode(chunk, { stream: true });
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0) break scan;
+        if (c === 13 || (c === 10 && !afterCR)) { line++; column = 1; } else if (c !== 10) column++;
+        afterCR = c === 13;
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  const what = encoding === 'utf-8'
+    ? 'a NUL byte: it looks like UTF-16/UTF-32 without a byte-order mark, or a binary file'
+    : `a NUL character: it looks like a binary file rather than ${encoding.toUpperCase()} text`;
+  return new UsageError(`${display}:${line}:${column} holds ${what}; save it as UTF-8 and retry.`);
 }
 
 /** The UsageError for bytes that are not valid text, naming the first bad line (re-reads the file). */
@@ -229,7 +272,7 @@ async function lineAt(path: string, display: string, offset: number, newline: st
   const code = newline === '\r' ? 13 : 10;
   let line = 1;
   let seen = 0;
-  for await (const text of decodeFile(path, display)) {
+  for await (const text of decodeFile(path, display, undefined, undefined, true)) {
     const end = Math.min(text.length, offset - seen);
     for (let i = 0; i < end; i++) if (text.charCodeAt(i) === code) line++;
     seen += text.length;

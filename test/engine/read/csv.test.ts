@@ -168,6 +168,36 @@ describe('CSV reader', () => {
     expect(rows).toEqual([['Zoë', 'Köln']]);
   });
 
+  it('refuses UTF-16 without a byte-order mark at the first NUL byte, naming its line and column', async () => {
+    const le = await file(Buffer.from('id,name\r\n1001,Ann\r\n', 'utf16le'));
+    expect((await readError(le)).message).toBe(`${le}:1:2 holds a NUL byte: it looks like UTF-16/UTF-32 without a byte-order mark, or a binary file; save it as UTF-8 and retry.`);
+    // A one-column file used to read as the header "i\0d\0" with garbage rows, exit 0.
+    const ids = await file(Buffer.from('id\r\n1001\r\n', 'utf16le'));
+    expect((await readError(ids)).message).toMatch(/:1:2 holds a NUL byte/);
+    const be = await file(Buffer.from(Buffer.from('id\n1\n', 'utf16le')).swap16());
+    expect((await readError(be)).message).toMatch(/:1:1 holds a NUL byte/);
+  });
+
+  it('refuses a NUL byte far into a UTF-8 file at its line and column, whatever the line ends', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i},Zoë ${i}`);
+    const path = await file(`id,name\r\n${rows.join('\r\n')}\r\n1,ab\0c\r\n`);
+    expect((await readError(path)).message).toBe(`${path}:20002:5 holds a NUL byte: it looks like UTF-16/UTF-32 without a byte-order mark, or a binary file; save it as UTF-8 and retry.`);
+    const cr = await file('id,name\r1,a\r2,\0');
+    expect((await readError(cr)).message).toMatch(/:3:3 holds a NUL byte/);
+  });
+
+  it('refuses UTF-32 with a byte-order mark, and a NUL in UTF-16 text with one', async () => {
+    const le = Buffer.alloc(4 * 6);
+    [...'\ufeffid\n1\n'].forEach((c, i) => le.writeUInt32LE(c.codePointAt(0)!, 4 * i));
+    const path = await file(le);
+    expect((await readError(path)).message).toBe(`${path} is UTF-32 text, which is not read; save it as UTF-8 and retry.`);
+    const be = Buffer.alloc(4 * 6);
+    [...'\ufeffid\n1\n'].forEach((c, i) => be.writeUInt32BE(c.codePointAt(0)!, 4 * i));
+    expect((await readError(await file(be))).message).toContain('is UTF-32 text');
+    const utf16 = await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('id\n1\0\n', 'utf16le')]));
+    expect((await readError(utf16)).message).toBe(`${utf16}:2:2 holds a NUL character: it looks like a binary file rather than UTF-16LE text; save it as UTF-8 and retry.`);
+  });
+
   it('reads quoted fields holding commas, line breaks and doubled quotes', async () => {
     const { rows, rowNumbers } = await readAll(await file('a,b,c\n"x, y","line 1\nline 2","say ""hi"""\n"",plain,"crlf\r\ninside"\n'));
     expect(rows).toEqual([['x, y', 'line 1\nline 2', 'say "hi"'], [null, 'plain', 'crlf\r\ninside']]);
