@@ -151,7 +151,7 @@ class ChunkReader {
 class NulFound extends Error {}
 
 /**
- * Streams a text file as decoded strings: UTF-8 (a BOM is dropped) or UTF-16 LE/BE with a BOM.
+ * Streams a text file as decoded strings: UTF-8 (a BOM is dropped, and any repeat of it) or UTF-16 LE/BE with a BOM.
  * Invalid bytes are a UsageError naming the line; a NUL (which no text holds: UTF-16 or UTF-32
  * without a BOM read as UTF-8, or a binary file) one naming its line and column, unless `allowNul`.
  */
@@ -163,6 +163,9 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
   // While every chunk so far was ASCII the decoder holds no partial character, so an ASCII chunk
   // is copied as Latin-1 (a plain byte copy, checked natively) instead of decoded: ~3x faster.
   let isAllAscii = true;
+  // Until the first character: byte-order marks after the one the decoder drops are dropped too
+  // (a tool that adds its own to a file that had one); mid-file a U+FEFF is data.
+  let atStart = !(range && range.start > 0);
   try {
     reader = new ChunkReader(path, range);
     for (;;) {
@@ -180,8 +183,14 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
       const isUtf8Text = encoding === 'utf-8';
       if (!allowNul && isUtf8Text && chunk.indexOf(0) !== -1) throw new NulFound();
       isAllAscii &&= isUtf8Text && isAscii(chunk);
-      const text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
+      let text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
       if (!allowNul && !isUtf8Text && text.includes('\0')) throw new NulFound();
+      if (atStart) {
+        let marks = 0;
+        while (text.charCodeAt(marks) === 0xfeff) marks++;
+        text = text.slice(marks);
+        atStart = text.length === 0;
+      }
       onBytes?.(bytes);
       if (text.length > 0) yield text;
       // A turn of the event loop per chunk, as a stream gives: signals (a Ctrl-C removes a partial
@@ -223,6 +232,7 @@ function nulByte(path: string, display: string, encoding: string): UsageError {
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
         if (c === 0) break scan;
+        if (c === 0xfeff && line === 1 && column === 1) continue; // repeated marks, dropped as decodeFile does
         if (c === 13 || (c === 10 && !afterCR)) { line++; column = 1; } else if (c !== 10) column++;
         afterCR = c === 13;
       }

@@ -152,6 +152,18 @@ describe('CSV reader', () => {
     expect(columns).toEqual(['name', 'city']);
   });
 
+  it('drops a byte-order mark repeated at the start, and keeps a U+FEFF later as data', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const twice = await readAll(await file(Buffer.concat([bom, bom, Buffer.from('id,name\n1,\ufeffa\n')])));
+    expect(twice.columns).toEqual(['id', 'name']);
+    expect(twice.rows).toEqual([['1', '\ufeffa']]);
+    const utf16 = await readAll(await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('\ufeff\ufeffid\n1\n', 'utf16le')])));
+    expect(utf16.columns).toEqual(['id']);
+    // Marks alone in the first read, the header in the next.
+    const far = await readAll(await file(Buffer.concat([bom, Buffer.from('\ufeff'.repeat(30_000)), Buffer.from('id\n1\n')])));
+    expect(far).toMatchObject({ columns: ['id'], rows: [['1']] });
+  });
+
   it('decodes UTF-16 LE with a byte-order mark', async () => {
     const text = 'name,city\nZoë,Köln\n';
     const { columns, rows } = await readAll(await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])));
