@@ -111,3 +111,22 @@ describe.skipIf(!hasIconv)('text iconv wrote in UTF-16 and UTF-32 (skipped witho
     expect(r.json.runWebhook.dataTable).toEqual([['id', 'name'], ['1', 'Zoë'], ['2', 'Łódź']]);
   });
 });
+
+describe('files printf writes byte by byte', () => {
+  it('drops a byte-order mark written twice instead of keeping it in the first column\'s name', async () => {
+    sh(String.raw`printf '\357\273\277\357\273\277id,name\n1,a\n' > double-bom.csv`);
+    const r = await dryRun('double-bom.csv', ['id', 'name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'name'], ['1', 'a']]);
+  });
+
+  it('says the line ends are mixed when CRLF and lone CR line ends run two lines into one row', async () => {
+    sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol.csv`);
+    await refused('mixed-eol.csv', /mixed-eol\.csv:3: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
+  });
+
+  it('refuses a NUL byte in a UTF-8 file at its line and column', async () => {
+    sh(String.raw`printf 'id,name\n1,a\000b\n' > nul.csv`);
+    await refused('nul.csv', /nul\.csv:2:4 holds a NUL byte/);
+  });
+});

@@ -602,7 +602,19 @@ class RecordProblem {
     readonly describe: (where: string) => string,
     /** Set when the problem is a size limit (InputLimitError). */
     readonly limit?: 'row',
+    /** Set when the record has the wrong number of cells: its cells, to tell mixed line ends. */
+    readonly cells?: readonly unknown[],
   ) {}
+}
+
+/**
+ * Whether a record, split on `newline`, holds the other line break outside quotes: a file mixing
+ * CRLF (or LF) with lone CR line ends, whose lines then run together. Error path only: its
+ * raw text is looked at, since a quoted field may hold any line break.
+ */
+function holdsOtherLineEnd(raw: string, newline: Newline): boolean {
+  const unquoted = raw.replace(/"(?:[^"]|"")*"/g, '');
+  return newline === '\n' ? unquoted.replace(/\r?\n$/, '').includes('\r') : unquoted.replace(/\r$/, '').includes('\n');
 }
 
 /** Bytes `[start, end)` of a file, for reading one part of it (parallel runs). */
@@ -676,7 +688,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         if (!lenient) {
           const have = n;
           throw new RecordProblem(text, textOffset, j, (where) =>
-            `${where}: row has ${have} ${have === 1 ? 'cell' : 'cells'} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`);
+            `${where}: row has ${have} ${have === 1 ? 'cell' : 'cells'} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`, undefined, cells);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);
@@ -766,9 +778,17 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     else if (parser) feed('', true);
   } catch (error) {
     if (!(error instanceof RecordProblem)) throw error;
-    const offset = error.textOffset + recordStart(Papa, error.text, error.index, delimiter, newline);
+    const start = recordStart(Papa, error.text, error.index, delimiter, newline);
+    const offset = error.textOffset + start;
     const line = await lineAt(path, display, offset, newline);
-    const message = error.describe(`${display}:${line}`);
+    let message = error.describe(`${display}:${line}`);
+    // A cell holding the other line break is the cheap sign; the record's raw text then decides.
+    const other = newline === '\n' ? '\r' : '\n';
+    if (error.cells?.some((cell) => typeof cell === 'string' && cell.includes(other))
+      && holdsOtherLineEnd(error.text.slice(start, recordStart(Papa, error.text, error.index + 1, delimiter, newline)), newline)) {
+      const n = error.cells.length;
+      message = `${display}:${line}: the line ends are mixed: this line holds ${newline === '\n' ? 'a lone CR, which does not end a row in a file whose lines end in LF or CRLF' : 'an LF, which does not end a row in a file whose lines end in a lone CR'}, so the row has ${n} ${n === 1 ? 'cell' : 'cells'} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`;
+    }
     throw error.limit ? new InputLimitError(message, error.limit, line) : new UsageError(message);
   }
   if (!header) {
