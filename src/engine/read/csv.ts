@@ -338,8 +338,9 @@ class FormatSniffer {
     const offset = this.seen;
     this.seen += text.length;
     if (!this.newline && !this.scanHeader(text, offset)) return false;
-    // A .tsv file needs no sample; another needs DELIMITER_SAMPLE characters past the header line.
-    if (!this.forced && this.seen - this.headerEnd < DELIMITER_SAMPLE) return false;
+    // A .tsv file, or a header holding at most one candidate, needs no sample (nearly every file:
+    // it starts as soon as before); another needs DELIMITER_SAMPLE characters past the header line.
+    if (!this.forced && !this.isDecidedByHeader() && this.seen - this.headerEnd < DELIMITER_SAMPLE) return false;
     this.decide(false);
     return true;
   }
@@ -400,6 +401,11 @@ class FormatSniffer {
     return false;
   }
 
+  /** Whether the header line alone decides the delimiter: it holds at most one of the candidates. */
+  private isDecidedByHeader(): boolean {
+    return this.counts.filter((n) => n > 0).length <= 1;
+  }
+
   private lineEnds(newline: Newline, headerEnd: number): true {
     this.newline = newline;
     this.headerEnd = headerEnd;
@@ -416,14 +422,15 @@ class FormatSniffer {
 
   /**
    * The delimiter that splits the header line and every row of the sample into the same number of
-   * cells, more than one. A header holding no candidate is one column (comma). When no candidate
-   * does so but only one splits the header, it is taken (the reader then names the row that
-   * differs). Otherwise the file is refused: two candidates that both split evenly (pandas and
-   * Excel write `Smith, John;Austin, TX` unquoted with `;`) or none would be a guess.
+   * cells, more than one. A header holding no candidate is one column (comma); one holding a single
+   * candidate takes it (the reader then names a row that differs). Otherwise the file is refused
+   * when two candidates both split evenly (pandas and Excel write `Smith, John;Austin, TX`
+   * unquoted with `;`) or none does: either would be a guess.
    */
   private chooseDelimiter(newline: Newline, atEnd: boolean): string {
     const inHeader = DELIMITERS.filter((_, i) => this.counts[i] > 0);
-    if (inHeader.length === 0) return DELIMITERS[0];
+    // No candidate: one column. One: no other could split the header (a row that differs is named).
+    if (inHeader.length <= 1) return inHeader[0] ?? DELIMITERS[0];
     // An HTML page is refused by the header check, whatever it holds.
     if (/^\s*<(!doctype html|html[\s>])/i.test(this.text.slice(0, 64))) return DELIMITERS[0];
     const limit = this.headerEnd + DELIMITER_SAMPLE;
@@ -435,7 +442,6 @@ class FormatSniffer {
       if (widths && widths[0] > 1 && widths.every((w) => w === widths[0])) even.push({ delimiter, width: widths[0] });
     }
     if (even.length === 1) return even[0].delimiter;
-    if (even.length === 0 && inHeader.length === 1) return inHeader[0];
     const where = `${this.display}:${this.blankLines + 1}`;
     const hasTab = inHeader.includes('\t');
     const way = `save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do)${hasTab ? ', or name a tab-separated file .tsv,' : ''} and retry (there is no setting for the delimiter)`;
