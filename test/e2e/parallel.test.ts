@@ -29,6 +29,11 @@ interface Options {
   breaksFrom?: number;
   /** With breaksFrom: the note's line after that break is a whole record's worth of cells (9, no quote), then a third line closes the note. */
   recordLikeLine?: boolean;
+  /**
+   * Written as pandas' to_csv(sep=';') writes: `;` between cells, amounts such as 1,234.50 unquoted,
+   * and a header that splits in two on `,` too (`Notes, internal`).
+   */
+  semicolons?: boolean;
 }
 
 /** The customers example's columns, with duplicates, missing values, quoted multi-line notes and non-ASCII text. */
@@ -41,7 +46,9 @@ function customersCsv(opts: Options): string {
   const amounts = ['"1,234.50"', '$99.99', '(12)', '0.15', '2000', '', 'n/a', '17'];
   const countries = ['us', 'GB', 'cn', 'Fr', '', 'de'];
   const notes = ['', 'vip', '"called twice, said ""later"""', '"line one\nline two"', '"multi\r\nline, ""quoted"""', 'plain'];
-  const lines = ['Customer ID,First,Last,E-mail Address,Amount,Country,Signup Date,Tel,Internal Notes'];
+  const header = ['Customer ID', 'First', 'Last', 'E-mail Address', 'Amount', 'Country', 'Signup Date', 'Tel', opts.semicolons ? 'Notes, internal' : 'Internal Notes'];
+  const delimiter = opts.semicolons ? ';' : ',';
+  const lines = [header.join(delimiter)];
   let id = 1000;
   for (let i = 0; i < opts.rows; i++) {
     const r = rand();
@@ -56,9 +63,10 @@ function customersCsv(opts: Options): string {
     const note = opts.breaksFrom === undefined ? pick(notes)
       : i < opts.breaksFrom ? pick(notes.filter((n) => !n.includes('\n')))
         : `"${'long note '.repeat(15)}\n${opts.recordLikeLine ? `${'cell,'.repeat(8)}cell\n` : ''}end"`;
-    const cells = [rowId, pick(first), pick(last), email, pick(amounts), pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, note];
+    const amount = pick(amounts);
+    const cells = [rowId, pick(first), pick(last), email, opts.semicolons ? amount.replaceAll('"', '') : amount, pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, note];
     if (i === opts.badRow) cells.push('extra');
-    lines.push(cells.join(','));
+    lines.push(cells.join(delimiter));
   }
   return lines.join('\n') + '\n';
 }
@@ -128,6 +136,23 @@ describe('import dry-run with two threads', () => {
     expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
     expect(JSON.parse(two.stdout).report).toEqual(JSON.parse(one.stdout).report);
   }
+
+  it('reads a semicolon file whose header splits on commas too with the same delimiter, bytes and report as one thread', async () => {
+    const dir = await setup({ rows: 110_000, semicolons: true });
+    const job = await readFile(join(dir, 'job.yaml'), 'utf8');
+    await writeFile(join(dir, 'job.yaml'), job.replace('    Internal Notes: null', '    "Notes, internal": null'));
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(two.exitCode, two.stderr).toBe(0);
+    expect(two.stderr).toContain('engine: 2 threads');
+    expect(two.stderr).not.toContain('fell back');
+    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
+    const [ja, jb] = [JSON.parse(one.stdout), JSON.parse(two.stdout)];
+    expect(ja.startWebhook.inputColumns['customers.csv']).toHaveLength(9);
+    expect(ja.startWebhook.inputColumns['customers.csv']).toContain('Notes, internal');
+    expect(jb.report).toEqual(ja.report);
+    expect(jb.runWebhook).toEqual(ja.runWebhook);
+  }, 120_000);
 
   it('falls back to one thread when slash dates first appear after the sample', async () => {
     await sameAsOneThread({ rows: 110_000, slashFrom: 60_000 }, ['engine: fell back to 1 thread']);

@@ -1,6 +1,6 @@
 /**
  * CSV/TSV reader (engine.md "Reading input"): streams the file, decodes it, detects the delimiter
- * from the header line and parses RFC 4180 records with Papa Parse's core parser.
+ * from the header line and the first rows and parses RFC 4180 records with Papa Parse's core parser.
  */
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
@@ -106,7 +106,10 @@ export function unreadableFile(display: string, error: unknown): UsageError {
 }
 
 /** The text encoding named by a byte-order mark, UTF-8 without one. */
-function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' {
+function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32' {
+  // UTF-32 LE's mark starts with UTF-16 LE's: looked at first.
+  if (head.length >= 4 && head.readUInt32LE(0) === 0xfeff) return 'utf-32';
+  if (head.length >= 4 && head.readUInt32BE(0) === 0xfeff) return 'utf-32';
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   return 'utf-8';
@@ -144,11 +147,15 @@ class ChunkReader {
   }
 }
 
+/** Thrown inside decodeFile when a chunk holds a NUL; turned into a UsageError naming where. */
+class NulFound extends Error {}
+
 /**
- * Streams a text file as decoded strings: UTF-8 (a BOM is dropped) or UTF-16 LE/BE with a BOM.
- * Invalid bytes are a UsageError naming the line.
+ * Streams a text file as decoded strings: UTF-8 (a BOM is dropped, and any repeat of it) or UTF-16 LE/BE with a BOM.
+ * Invalid bytes are a UsageError naming the line; a NUL (which no text holds: UTF-16 or UTF-32
+ * without a BOM read as UTF-8, or a binary file) one naming its line and column, unless `allowNul`.
  */
-async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange): AsyncGenerator<string> {
+async function* decodeFile(path: string, display: string, onBytes?: (bytes: number) => void, range?: ByteRange, allowNul = false): AsyncGenerator<string> {
   let reader: ChunkReader | undefined;
   let decoder: TextDecoder | undefined;
   let encoding = 'utf-8';
@@ -156,6 +163,9 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
   // While every chunk so far was ASCII the decoder holds no partial character, so an ASCII chunk
   // is copied as Latin-1 (a plain byte copy, checked natively) instead of decoded: ~3x faster.
   let isAllAscii = true;
+  // Until the first character: byte-order marks after the one the decoder drops are dropped too
+  // (a tool that adds its own to a file that had one); mid-file a U+FEFF is data.
+  let atStart = !(range && range.start > 0);
   try {
     reader = new ChunkReader(path, range);
     for (;;) {
@@ -164,12 +174,23 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
       if (!decoder) {
         // A range that starts past 0 is mid-file UTF-8 (no BOM to sniff).
         encoding = range && range.start > 0 ? 'utf-8' : encodingOf(chunk);
+        if (encoding === 'utf-32') throw new UsageError(`${display} is UTF-32 text, which is not read; save it as UTF-8 and retry.`);
         // TextDecoder drops the BOM itself (ignoreBOM: false); mid-file a U+FEFF is data.
         decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: Boolean(range && range.start > 0) });
       }
       bytes += chunk.length;
-      isAllAscii &&= encoding === 'utf-8' && isAscii(chunk);
-      const text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
+      // One memchr per chunk for UTF-8; UTF-16 (rare, read on one thread) is checked once decoded.
+      const isUtf8Text = encoding === 'utf-8';
+      if (!allowNul && isUtf8Text && chunk.indexOf(0) !== -1) throw new NulFound();
+      isAllAscii &&= isUtf8Text && isAscii(chunk);
+      let text = isAllAscii ? chunk.toString('latin1') : decodeOrThrow(decoder, chunk);
+      if (!allowNul && !isUtf8Text && text.includes('\0')) throw new NulFound();
+      if (atStart) {
+        let marks = 0;
+        while (text.charCodeAt(marks) === 0xfeff) marks++;
+        text = text.slice(marks);
+        atStart = text.length === 0;
+      }
       onBytes?.(bytes);
       if (text.length > 0) yield text;
       // A turn of the event loop per chunk, as a stream gives: signals (a Ctrl-C removes a partial
@@ -179,6 +200,7 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
     const rest = decoder ? decodeOrThrow(decoder) : '';
     if (rest.length > 0) yield rest;
   } catch (error) {
+    if (error instanceof NulFound) throw nulByte(path, display, encoding);
     if ((error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       throw await invalidText(path, display, encoding);
     }
@@ -191,6 +213,37 @@ async function* decodeFile(path: string, display: string, onBytes?: (bytes: numb
 
 function decodeOrThrow(decoder: TextDecoder, chunk?: Buffer): string {
   return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+}
+
+/**
+ * The UsageError for a file holding a NUL, naming the first one's line and column (re-reads the
+ * file, decoding leniently: a file UTF-16 without a BOM is no valid UTF-8 either). Any line break
+ * counts (LF, CRLF, CR): the file's own is not known yet.
+ */
+function nulByte(path: string, display: string, encoding: string): UsageError {
+  const reader = new ChunkReader(path);
+  const decoder = new TextDecoder(encoding);
+  let line = 1;
+  let column = 1;
+  let afterCR = false;
+  try {
+    scan: for (let chunk = reader.next(); chunk.length > 0; chunk = reader.next()) {
+      const text = decoder.decode(chunk, { stream: true });
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0) break scan;
+        if (c === 0xfeff && line === 1 && column === 1) continue; // repeated marks, dropped as decodeFile does
+        if (c === 13 || (c === 10 && !afterCR)) { line++; column = 1; } else if (c !== 10) column++;
+        afterCR = c === 13;
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  const what = encoding === 'utf-8'
+    ? 'a NUL byte: it looks like UTF-16/UTF-32 without a byte-order mark, or a binary file'
+    : `a NUL character: it looks like a binary file rather than ${encoding.toUpperCase()} text`;
+  return new UsageError(`${display}:${line}:${column} holds ${what}; save it as UTF-8 and retry.`);
 }
 
 /** The UsageError for bytes that are not valid text, naming the first bad line (re-reads the file). */
@@ -229,7 +282,7 @@ async function lineAt(path: string, display: string, offset: number, newline: st
   const code = newline === '\r' ? 13 : 10;
   let line = 1;
   let seen = 0;
-  for await (const text of decodeFile(path, display)) {
+  for await (const text of decodeFile(path, display, undefined, undefined, true)) {
     const end = Math.min(text.length, offset - seen);
     for (let i = 0; i < end; i++) if (text.charCodeAt(i) === code) line++;
     seen += text.length;
@@ -238,16 +291,28 @@ async function lineAt(path: string, display: string, offset: number, newline: st
   return line;
 }
 
-/** The header line's delimiter and line break. */
+/** The file's delimiter and line break. */
 export interface HeaderFormat { delimiter: string; newline: Newline }
 
 /**
- * Finds the header line's delimiter and line break, chunk by chunk: each character is looked at
- * once, so a huge header line costs time in proportion to its length (no rescans), and one over
- * HEADER_LINE_LIMIT is refused.
+ * Characters after the header line that choosing the delimiter looks at: the rows there must split
+ * like the header. Bounded, so a file is sampled once at a fixed cost (~400 rows of the reference file).
  */
-class HeaderSniffer {
-  /** Occurrences of each of DELIMITERS (`, ; tab |`) outside quotes. */
+const DELIMITER_SAMPLE = 64 << 10;
+
+/** A delimiter as a message names it. */
+function delimiterName(delimiter: string): string {
+  return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+}
+
+/**
+ * Finds the file's line break (from the header line) and delimiter (from the header line and the
+ * rows of the next DELIMITER_SAMPLE characters), chunk by chunk: the header line is looked at once
+ * per character, so a huge one costs time in proportion to its length (no rescans), and one over
+ * HEADER_LINE_LIMIT is refused. The text it saw is kept (`text`) for the parser to start on.
+ */
+class FormatSniffer {
+  /** Occurrences of each of DELIMITERS (`, ; tab |`) outside quotes on the header line. */
   private readonly counts = [0, 0, 0, 0];
   private inQuotes = false;
   private started = false;
@@ -255,16 +320,48 @@ class HeaderSniffer {
   /** Blank lines before the header (skipped like any blank line), for the line number of errors. */
   private blankLines = 0;
   private length = 0;
+  /** The text seen so far, its length, and where the header line's break was found in it. */
+  private chunks: string[] = [];
+  private seen = 0;
+  private headerEnd = 0;
+  private newline: Newline | undefined;
   result: HeaderFormat | undefined;
+  /** All the text pushed, once the result is known. */
+  text = '';
 
   constructor(private readonly display: string, private readonly forced?: string) {}
 
-  /** Scans the next piece of text; true once the header line is complete. */
+  /** Takes the next piece of text; true once the format is known. */
   push(text: string): boolean {
     if (this.result) return true;
+    this.chunks.push(text);
+    const offset = this.seen;
+    this.seen += text.length;
+    if (!this.newline && !this.scanHeader(text, offset)) return false;
+    // A .tsv file, or a header holding at most one candidate, needs no sample (nearly every file:
+    // it starts as soon as before); another needs DELIMITER_SAMPLE characters past the header line.
+    if (!this.forced && !this.isDecidedByHeader() && this.seen - this.headerEnd < DELIMITER_SAMPLE) return false;
+    this.decide(false);
+    return true;
+  }
+
+  /** The result at the end of the input (a header with no line break ends there); undefined for an empty file. */
+  end(): HeaderFormat | undefined {
+    if (this.result) return this.result;
+    if (!this.started) return undefined;
+    if (!this.newline) {
+      this.newline = this.pendingCR ? '\r' : '\n';
+      this.headerEnd = this.seen;
+    }
+    this.decide(true);
+    return this.result;
+  }
+
+  /** Scans the header line on from `text` (which starts at `offset`); true once its line break is found. */
+  private scanHeader(text: string, offset: number): boolean {
     let i = 0;
     const end = text.length;
-    if (this.pendingCR) return this.finish(text.charCodeAt(0) === 10 ? '\n' : '\r');
+    if (this.pendingCR) return this.lineEnds(text.charCodeAt(0) === 10 ? '\n' : '\r', offset + (text.charCodeAt(0) === 10 ? 1 : 0));
     if (!this.started) {
       for (; i < end; i++) {
         const c = text.charCodeAt(i);
@@ -286,9 +383,9 @@ class HeaderSniffer {
       else if (c === 59) counts[1]++;
       else if (c === 9) counts[2]++;
       else if (c === 124) counts[3]++;
-      else if (c === 10) return this.finish('\n');
+      else if (c === 10) return this.lineEnds('\n', offset + i + 1);
       else if (c === 13) {
-        if (i + 1 < end) return this.finish(text.charCodeAt(i + 1) === 10 ? '\n' : '\r');
+        if (i + 1 < end) return text.charCodeAt(i + 1) === 10 ? this.lineEnds('\n', offset + i + 2) : this.lineEnds('\r', offset + i + 1);
         this.pendingCR = true; // CR LF may be split across chunks
       }
     }
@@ -304,23 +401,79 @@ class HeaderSniffer {
     return false;
   }
 
-  /** The result at the end of the input (a header with no line break ends there); undefined for an empty file. */
-  end(): HeaderFormat | undefined {
-    if (this.result) return this.result;
-    if (!this.started) return undefined;
-    return this.finish(this.pendingCR ? '\r' : '\n') ? this.result : undefined;
+  /** Whether the header line alone decides the delimiter: it holds at most one of the candidates. */
+  private isDecidedByHeader(): boolean {
+    return this.counts.filter((n) => n > 0).length <= 1;
   }
 
-  private finish(newline: Newline): true {
-    let delimiter: string = DELIMITERS[0];
-    if (this.forced) delimiter = this.forced;
-    else {
-      let best = 0;
-      DELIMITERS.forEach((d, i) => { if (this.counts[i] > best) { best = this.counts[i]; delimiter = d; } });
-    }
-    this.result = { delimiter, newline };
+  private lineEnds(newline: Newline, headerEnd: number): true {
+    this.newline = newline;
+    this.headerEnd = headerEnd;
     return true;
   }
+
+  private decide(atEnd: boolean): void {
+    this.text = this.chunks.length === 1 ? this.chunks[0] : this.chunks.join('');
+    this.chunks = [];
+    const newline = this.newline!;
+    const delimiter = this.forced ?? this.chooseDelimiter(newline, atEnd);
+    this.result = { delimiter, newline };
+  }
+
+  /**
+   * The delimiter that splits the header line and every row of the sample into the same number of
+   * cells, more than one. A header holding no candidate is one column (comma); one holding a single
+   * candidate takes it (the reader then names a row that differs). Otherwise the file is refused
+   * when two candidates both split evenly (pandas and Excel write `Smith, John;Austin, TX`
+   * unquoted with `;`) or none does: either would be a guess.
+   */
+  private chooseDelimiter(newline: Newline, atEnd: boolean): string {
+    const inHeader = DELIMITERS.filter((_, i) => this.counts[i] > 0);
+    // No candidate: one column. One: no other could split the header (a row that differs is named).
+    if (inHeader.length <= 1) return inHeader[0] ?? DELIMITERS[0];
+    // An HTML page is refused by the header check, whatever it holds.
+    if (/^\s*<(!doctype html|html[\s>])/i.test(this.text.slice(0, 64))) return DELIMITERS[0];
+    const limit = this.headerEnd + DELIMITER_SAMPLE;
+    const isWhole = atEnd && this.text.length <= limit;
+    const sample = isWhole ? this.text : this.text.slice(0, limit);
+    const even: { delimiter: string; width: number }[] = [];
+    for (const delimiter of inHeader) {
+      const widths = recordWidths(sample, delimiter, newline, isWhole);
+      if (widths && widths[0] > 1 && widths.every((w) => w === widths[0])) even.push({ delimiter, width: widths[0] });
+    }
+    if (even.length === 1) return even[0].delimiter;
+    const where = `${this.display}:${this.blankLines + 1}`;
+    const hasTab = inHeader.includes('\t');
+    const way = `save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do)${hasTab ? ', or name a tab-separated file .tsv,' : ''} and retry (there is no setting for the delimiter)`;
+    if (even.length === 0) {
+      const names = inHeader.map(delimiterName);
+      throw new UsageError(`${where}: cannot tell the delimiter: the header splits on ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}, but none of them splits the first rows into as many cells as the header; fix those rows, or ${way}.`);
+    }
+    const names = even.map((e) => `${delimiterName(e.delimiter)} (${e.width} columns)`);
+    throw new UsageError(`${where}: cannot tell the delimiter: the header and the first rows split evenly on ${names.slice(0, -1).join(', ')} and on ${names[names.length - 1]}; ${way}.`);
+  }
+}
+
+/**
+ * The number of cells of each record of `text` (blank lines left out) split on `delimiter`, as the
+ * reader would split them; undefined when the reader would refuse the text with that delimiter (a
+ * quote closed mid-field). Unless `atEnd`, an unfinished last record is left out.
+ */
+function recordWidths(text: string, delimiter: string, newline: Newline, atEnd: boolean): number[] | undefined {
+  let records = scanRecords(text, delimiter, newline, atEnd)?.data;
+  if (!records) {
+    const Papa = loadPapa();
+    const parsed = new Papa.Parser({ delimiter, newline, quoteChar: '"' }).parse(text, 0, !atEnd) as { data: string[][]; errors: { row: number }[] };
+    if (parsed.errors.some((error) => atEnd || error.row < parsed.data.length)) return undefined;
+    records = parsed.data;
+  }
+  const widths: number[] = [];
+  for (const record of records) {
+    // A blank line, or (records split on LF) one holding only the CR of a CRLF.
+    if (record.length === 1 && (record[0] === '' || record[0] === '\r')) continue;
+    widths.push(record.length);
+  }
+  return widths;
 }
 
 /**
@@ -455,7 +608,19 @@ class RecordProblem {
     readonly describe: (where: string) => string,
     /** Set when the problem is a size limit (InputLimitError). */
     readonly limit?: 'row',
+    /** Set when the record has the wrong number of cells: its cells, to tell mixed line ends. */
+    readonly cells?: readonly unknown[],
   ) {}
+}
+
+/**
+ * Whether a record, split on `newline`, holds the other line break outside quotes: a file mixing
+ * CRLF (or LF) with lone CR line ends, whose lines then run together. Error path only: its
+ * raw text is looked at, since a quoted field may hold any line break.
+ */
+function holdsOtherLineEnd(raw: string, newline: Newline): boolean {
+  const unquoted = raw.replace(/"(?:[^"]|"")*"/g, '');
+  return newline === '\n' ? unquoted.replace(/\r?\n$/, '').includes('\r') : unquoted.replace(/\r$/, '').includes('\n');
 }
 
 /** Bytes `[start, end)` of a file, for reading one part of it (parallel runs). */
@@ -529,7 +694,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         if (!lenient) {
           const have = n;
           throw new RecordProblem(text, textOffset, j, (where) =>
-            `${where}: row has ${have} ${have === 1 ? 'cell' : 'cells'} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`);
+            `${where}: row has ${have} ${have === 1 ? 'cell' : 'cells'} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`, undefined, cells);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);
@@ -580,9 +745,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     }
   };
 
-  /** Text read before the header line is complete (kept as chunks: one join, no rescans), and the parser once it is. */
-  let head: string[] = [];
-  const sniffer = new HeaderSniffer(display, forced);
+  /** Reads the start of the file until its format is known (its text kept as chunks: one join, no rescans), then the parser. */
+  const sniffer = new FormatSniffer(display, forced);
   const start = (format: HeaderFormat | undefined): boolean => {
     if (!format) return false;
     ({ delimiter, newline } = format);
@@ -601,11 +765,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     for await (const chunk of decodeFile(path, display, opts.onProgress, part)) {
       let text = chunk;
       if (!parser) {
-        head.push(chunk);
         if (!sniffer.push(chunk)) continue;
         start(sniffer.result);
-        text = head.join('');
-        head = [];
+        text = sniffer.text;
+        sniffer.text = '';
       }
       for (let i = 0; i < text.length; i += PARSE_SLICE) {
         feed(text.slice(i, i + PARSE_SLICE), false);
@@ -617,13 +780,21 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         while (ready.length > 0) yield { batch: ready.shift()! };
       }
     }
-    if (!parser && start(sniffer.end())) feed(head.join(''), true);
+    if (!parser && start(sniffer.end())) feed(sniffer.text, true);
     else if (parser) feed('', true);
   } catch (error) {
     if (!(error instanceof RecordProblem)) throw error;
-    const offset = error.textOffset + recordStart(Papa, error.text, error.index, delimiter, newline);
+    const start = recordStart(Papa, error.text, error.index, delimiter, newline);
+    const offset = error.textOffset + start;
     const line = await lineAt(path, display, offset, newline);
-    const message = error.describe(`${display}:${line}`);
+    let message = error.describe(`${display}:${line}`);
+    // A cell holding the other line break is the cheap sign; the record's raw text then decides.
+    const other = newline === '\n' ? '\r' : '\n';
+    if (error.cells?.some((cell) => typeof cell === 'string' && cell.includes(other))
+      && holdsOtherLineEnd(error.text.slice(start, recordStart(Papa, error.text, error.index + 1, delimiter, newline)), newline)) {
+      const n = error.cells.length;
+      message = `${display}:${line}: the line ends are mixed: this line holds ${newline === '\n' ? 'a lone CR, which does not end a row in a file whose lines end in LF or CRLF' : 'an LF, which does not end a row in a file whose lines end in a lone CR'}, so the row has ${n} ${n === 1 ? 'cell' : 'cells'} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`;
+    }
     throw error.limit ? new InputLimitError(message, error.limit, line) : new UsageError(message);
   }
   if (!header) {
@@ -639,9 +810,9 @@ export function openCsvPart(path: string, display: string, forced: string | unde
   return tableOf(parseCsv(path, display, forced, opts, part));
 }
 
-/** The delimiter and line break the reader would use for a file, from its header line; undefined for an empty file. */
+/** The delimiter and line break the reader would use for a file, from its start; undefined for an empty file. */
 export async function sniffCsvFile(path: string, display: string, forced: string | undefined): Promise<HeaderFormat | undefined> {
-  const sniffer = new HeaderSniffer(display, forced);
+  const sniffer = new FormatSniffer(display, forced);
   for await (const chunk of decodeFile(path, display)) if (sniffer.push(chunk)) return sniffer.result;
   return sniffer.end();
 }

@@ -59,9 +59,61 @@ describe('CSV reader', () => {
   });
 
   it('detects a comma delimiter', async () => {
-    const { columns, rows } = await readAll(await file('a,b;c,d\n1,2;3,4\n'));
+    const { columns, rows } = await readAll(await file('a,b;c,d\n1,2;3,4\n5,6,7\n'));
     expect(columns).toEqual(['a', 'b;c', 'd']);
-    expect(rows).toEqual([['1', '2;3', '4']]);
+    expect(rows).toEqual([['1', '2;3', '4'], ['5', '6', '7']]);
+  });
+
+  it('takes the delimiter that splits the header and every first row alike, as pandas writes a semicolon file', async () => {
+    // to_csv(sep=';') quotes only fields holding ';': the header splits in three on ',' too.
+    const text = 'Name, first;City, State;Amount\nSmith, John;Austin, TX;12\nMadonna;Lima;3\n"Doe; Jane";Boston, MA;7\n';
+    const { columns, rows } = await readAll(await file(text));
+    expect(columns).toEqual(['Name, first', 'City, State', 'Amount']);
+    expect(rows).toEqual([['Smith, John', 'Austin, TX', '12'], ['Madonna', 'Lima', '3'], ['Doe; Jane', 'Boston, MA', '7']]);
+    const tab = await readAll(await file('Name, first\tAge\nSmith, John\t42\nCher\t77\n'));
+    expect(tab.rows).toEqual([['Smith, John', '42'], ['Cher', '77']]);
+  });
+
+  it('looks at the rows of the 64 KiB after the header line, past the first read, and not beyond', async () => {
+    // Rows that split alike on ',' and ';' up to byte 65,537; the row telling them apart starts
+    // in the second 64 KiB read and ends before the sample does (6 + 65,536 characters).
+    const even = 'a,b;c\n' + 'x,y;z\n'.repeat(10_920) + 'xxxxxx,y;z\n';
+    expect(even.length).toBe(65_537);
+    expect((await readAll(await file(even + 'o;n\n'))).columns).toEqual(['a,b', 'c']);
+    const far = even + 'x,y;z\n'.repeat(2) + 'o;n\n';
+    expect((await readError(await file(far))).message).toContain('cannot tell the delimiter');
+  });
+
+  it('refuses, naming both and the way out, when two delimiters split the header and the first rows alike', async () => {
+    const semi = await file('Name, first;Age\nSmith, John;42\n');
+    expect((await readError(semi)).message).toBe(`${semi}:1: cannot tell the delimiter: the header and the first rows split evenly on "," (2 columns) and on ";" (2 columns); save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do) and retry (there is no setting for the delimiter).`);
+    const tab = await file('\nName, first\tAge\nSmith, John\t42\n');
+    expect((await readError(tab)).message).toBe(`${tab}:2: cannot tell the delimiter: the header and the first rows split evenly on "," (2 columns) and on tab (2 columns); save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do), or name a tab-separated file .tsv, and retry (there is no setting for the delimiter).`);
+    // Different widths are no way out either; a header alone decides nothing.
+    expect((await readError(await file('a;b,c;d\n1;2,3;4\n'))).message).toContain('split evenly on "," (2 columns) and on ";" (3 columns)');
+    expect((await readError(await file('a;b,c;d\n'))).message).toContain('cannot tell the delimiter');
+  });
+
+  it('refuses when the header splits on several delimiters and none splits the first rows like it', async () => {
+    const path = await file('id,a|b|c\n1,x\n2,y,z\n');
+    expect((await readError(path)).message).toBe(`${path}:1: cannot tell the delimiter: the header splits on "," and "|", but none of them splits the first rows into as many cells as the header; fix those rows, or save the file comma-separated with quotes around the fields that hold a delimiter (as Excel's "CSV UTF-8" and pandas' default to_csv do) and retry (there is no setting for the delimiter).`);
+  });
+
+  it('takes the only delimiter of the header when a row differs, and names that row', async () => {
+    const path = await file('id,name\n1,a\n2,b,c\n');
+    expect((await readError(path)).message).toBe(`${path}:3: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
+    expect((await readAll(await file('id,a|b|c\n1,x\n'))).columns).toEqual(['id', 'a|b|c']);
+  });
+
+  it('reads a header with no delimiter as one column whatever the rows hold', async () => {
+    expect((await readAll(await file('total\n1;2\n3;4\n'))).rows).toEqual([['1;2'], ['3;4']]);
+  });
+
+  it('does not take a delimiter on which a quoted field has text after its closing quote', async () => {
+    // On ";" the header's `"x;y",c` is a quoted field with text after it (the reader refuses that): only "," is left.
+    const { columns, rows } = await readAll(await file('"x;y",c;d\n"1;2",3;4\n'));
+    expect(columns).toEqual(['x;y', 'c;d']);
+    expect(rows).toEqual([['1;2', '3;4']]);
   });
 
   it('detects a semicolon delimiter', async () => {
@@ -100,6 +152,18 @@ describe('CSV reader', () => {
     expect(columns).toEqual(['name', 'city']);
   });
 
+  it('drops a byte-order mark repeated at the start, and keeps a U+FEFF later as data', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const twice = await readAll(await file(Buffer.concat([bom, bom, Buffer.from('id,name\n1,\ufeffa\n')])));
+    expect(twice.columns).toEqual(['id', 'name']);
+    expect(twice.rows).toEqual([['1', '\ufeffa']]);
+    const utf16 = await readAll(await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('\ufeff\ufeffid\n1\n', 'utf16le')])));
+    expect(utf16.columns).toEqual(['id']);
+    // Marks alone in the first read, the header in the next.
+    const far = await readAll(await file(Buffer.concat([bom, Buffer.from('\ufeff'.repeat(30_000)), Buffer.from('id\n1\n')])));
+    expect(far).toMatchObject({ columns: ['id'], rows: [['1']] });
+  });
+
   it('decodes UTF-16 LE with a byte-order mark', async () => {
     const text = 'name,city\nZoë,Köln\n';
     const { columns, rows } = await readAll(await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])));
@@ -114,6 +178,36 @@ describe('CSV reader', () => {
     const { columns, rows } = await readAll(await file(Buffer.concat([Buffer.from([0xfe, 0xff]), be])));
     expect(columns).toEqual(['name', 'city']);
     expect(rows).toEqual([['Zoë', 'Köln']]);
+  });
+
+  it('refuses UTF-16 without a byte-order mark at the first NUL byte, naming its line and column', async () => {
+    const le = await file(Buffer.from('id,name\r\n1001,Ann\r\n', 'utf16le'));
+    expect((await readError(le)).message).toBe(`${le}:1:2 holds a NUL byte: it looks like UTF-16/UTF-32 without a byte-order mark, or a binary file; save it as UTF-8 and retry.`);
+    // A one-column file used to read as the header "i\0d\0" with garbage rows, exit 0.
+    const ids = await file(Buffer.from('id\r\n1001\r\n', 'utf16le'));
+    expect((await readError(ids)).message).toMatch(/:1:2 holds a NUL byte/);
+    const be = await file(Buffer.from(Buffer.from('id\n1\n', 'utf16le')).swap16());
+    expect((await readError(be)).message).toMatch(/:1:1 holds a NUL byte/);
+  });
+
+  it('refuses a NUL byte far into a UTF-8 file at its line and column, whatever the line ends', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i},Zoë ${i}`);
+    const path = await file(`id,name\r\n${rows.join('\r\n')}\r\n1,ab\0c\r\n`);
+    expect((await readError(path)).message).toBe(`${path}:20002:5 holds a NUL byte: it looks like UTF-16/UTF-32 without a byte-order mark, or a binary file; save it as UTF-8 and retry.`);
+    const cr = await file('id,name\r1,a\r2,\0');
+    expect((await readError(cr)).message).toMatch(/:3:3 holds a NUL byte/);
+  });
+
+  it('refuses UTF-32 with a byte-order mark, and a NUL in UTF-16 text with one', async () => {
+    const le = Buffer.alloc(4 * 6);
+    [...'\ufeffid\n1\n'].forEach((c, i) => le.writeUInt32LE(c.codePointAt(0)!, 4 * i));
+    const path = await file(le);
+    expect((await readError(path)).message).toBe(`${path} is UTF-32 text, which is not read; save it as UTF-8 and retry.`);
+    const be = Buffer.alloc(4 * 6);
+    [...'\ufeffid\n1\n'].forEach((c, i) => be.writeUInt32BE(c.codePointAt(0)!, 4 * i));
+    expect((await readError(await file(be))).message).toContain('is UTF-32 text');
+    const utf16 = await file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('id\n1\0\n', 'utf16le')]));
+    expect((await readError(utf16)).message).toBe(`${utf16}:2:2 holds a NUL character: it looks like a binary file rather than UTF-16LE text; save it as UTF-8 and retry.`);
   });
 
   it('reads quoted fields holding commas, line breaks and doubled quotes', async () => {
@@ -169,6 +263,16 @@ describe('CSV reader', () => {
     const path = await file('a,b,c,d,e\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4,5\n1,2,3,4\n');
     const error = await readError(path);
     expect(error.message).toBe(`${path}:7: row has 4 cells but the header has 5; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
+  it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) runs two lines into one row', async () => {
+    const crlf = await file('id,name\r\n1,a\n2,b\r3,c\n');
+    expect((await readError(crlf)).message).toBe(`${crlf}:3: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+    const cr = await file('id,name\r1,a\n2,b\r3,c\r');
+    expect((await readError(cr)).message).toBe(`${cr}:2: the line ends are mixed: this line holds an LF, which does not end a row in a file whose lines end in a lone CR, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+    // A CR inside quotes is data: a row too wide for another reason keeps the usual message.
+    const quoted = await file('id,name\n1,"a\rb",c\n');
+    expect((await readError(quoted)).message).toBe(`${quoted}:2: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
   it('counts physical lines after a quoted multi-line field and blank lines', async () => {

@@ -1,0 +1,132 @@
+/**
+ * CSV files as other tools write them, through the real CLI's dry run: pandas' to_csv with `;` and
+ * tab (it quotes only fields holding the delimiter, as Excel's semicolon CSV does), text that iconv
+ * turned into UTF-16 or UTF-32, and files printf wrote byte by byte. Exit 0 must mean every value
+ * was read as written; anything else is one sentence and exit 2. Run `npm run build` first.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+let dir: string;
+beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'import-e2e-dialects-')); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+/** Debian's python, which has pandas (a pyenv python on PATH may not). */
+const PYTHON = '/usr/bin/python3';
+const hasPandas = spawnSync(PYTHON, ['-c', 'import pandas'], { stdio: 'ignore' }).status === 0;
+const hasIconv = spawnSync('sh', ['-c', 'command -v iconv'], { stdio: 'ignore' }).status === 0;
+
+/** Runs a shell command in the temp folder (printf, iconv), failing the test if it fails. */
+function sh(command: string): void {
+  const r = spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+/** Writes `name` with pandas: a DataFrame of `columns` (name -> values) saved by to_csv with `sep`. */
+function pandasCsv(name: string, columns: Record<string, (string | number)[]>, sep: string): void {
+  const script = 'import json, sys, pandas as pd\npd.DataFrame(json.loads(sys.argv[1])).to_csv(sys.argv[2], sep=sys.argv[3], index=False)';
+  const r = spawnSync(PYTHON, ['-c', script, JSON.stringify(columns), join(dir, name), sep], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+/** Dry-runs `file` with every column passed through as text (`columns` typed rich_text); stdout parsed. */
+async function dryRun(file: string, columns: string[] = []) {
+  const job = join(dir, `${file}.yaml`);
+  const types = columns.map((c) => `    ${JSON.stringify(c)}: rich_text\n`).join('');
+  await writeFile(job, `version: 1\npipeline: p\ninput: {file: ${JSON.stringify(file)}}\n${types ? `config:\n  dataTypes:\n${types}` : ''}`);
+  const r = await runCli(['dry-run', job, '-o', 'json', '--out', join(dir, `${file}.out.csv`)], { timeoutMs: 30_000 });
+  return { ...r, json: r.exitCode === 0 ? JSON.parse(r.stdout) : undefined };
+}
+
+/** Expects a refusal: exit 2, one line on stderr matching `says`, no output written. */
+async function refused(file: string, says: RegExp): Promise<string> {
+  const r = await dryRun(file);
+  expect(r.exitCode, r.stderr).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr.trim()).toMatch(says);
+  expect(existsSync(join(dir, `${file}.out.csv`))).toBe(false);
+  return r.stderr;
+}
+
+describe.skipIf(!hasPandas)('files pandas writes with ; and tab (skipped without /usr/bin/python3 and pandas)', () => {
+  const people = {
+    'Name, first': ['Smith, John', 'Madonna', 'Doe, Jane'],
+    'City, State': ['Austin, TX', 'Lima', 'Boston, MA'],
+    Amount: ['12', '3,5', '7'],
+  };
+
+  for (const [sep, label] of [[';', 'semicolon'], ['\t', 'tab']] as const) {
+    it(`reads a ${label} file whose header splits on commas too, every value as written`, async () => {
+      const file = `people-${label}.csv`;
+      pandasCsv(file, people, sep);
+      const r = await dryRun(file, Object.keys(people));
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.json.runWebhook.dataTable).toEqual([
+        ['Name, first', 'City, State', 'Amount'],
+        ['Smith, John', 'Austin, TX', '12'],
+        ['Madonna', 'Lima', '3,5'],
+        ['Doe, Jane', 'Boston, MA', '7'],
+      ]);
+    }, 30_000);
+  }
+
+  it('refuses a file whose first rows split evenly on two delimiters, naming both and the way out', async () => {
+    const columns = { 'Name, first': ['Smith, John', 'Doe, Jane'], Age: [42, 37] };
+    pandasCsv('even-semi.csv', columns, ';');
+    await refused('even-semi.csv', /even-semi\.csv:1: cannot tell the delimiter: the header and the first rows split evenly on "," \(2 columns\) and on ";" \(2 columns\); save the file comma-separated .* \(there is no setting for the delimiter\)\.$/);
+    pandasCsv('even-tab.csv', columns, '\t');
+    await refused('even-tab.csv', /split evenly on "," \(2 columns\) and on tab \(2 columns\);.*or name a tab-separated file \.tsv/);
+    // The way out the message names: the same tab file named .tsv.
+    pandasCsv('even-tab.tsv', columns, '\t');
+    const r = await dryRun('even-tab.tsv', ['Name, first', 'Age']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['Name, first', 'Age'], ['Smith, John', '42'], ['Doe, Jane', '37']]);
+  }, 30_000);
+});
+
+describe.skipIf(!hasIconv)('text iconv wrote in UTF-16 and UTF-32 (skipped without iconv)', () => {
+  it('refuses UTF-16 without a byte-order mark at the first NUL byte, one column or two', async () => {
+    sh(String.raw`printf 'id\r\n1001\r\n1002\r\n' | iconv -f UTF-8 -t UTF-16LE > ids.csv`);
+    await refused('ids.csv', /ids\.csv:1:2 holds a NUL byte: it looks like UTF-16\/UTF-32 without a byte-order mark, or a binary file; save it as UTF-8 and retry\.$/);
+    sh(String.raw`printf 'id,name\r\n1001,Ann\r\n' | iconv -f UTF-8 -t UTF-16BE > two.csv`);
+    await refused('two.csv', /two\.csv:1:1 holds a NUL byte/);
+  });
+
+  it('refuses UTF-32, with or without its byte-order mark', async () => {
+    sh(String.raw`printf 'id,name\n1,Zoë\n' | iconv -f UTF-8 -t UTF-32 > bom32.csv`);
+    await refused('bom32.csv', /bom32\.csv is UTF-32 text, which is not read; save it as UTF-8 and retry\.$/);
+    sh(String.raw`printf 'id,name\n1,Zoë\n' | iconv -f UTF-8 -t UTF-32LE > le32.csv`);
+    await refused('le32.csv', /le32\.csv:1:2 holds a NUL byte/);
+  });
+
+  it('still reads UTF-16 with a byte-order mark, every value as written', async () => {
+    sh(String.raw`printf 'id,name\r\n1,Zoë\r\n2,Łódź\r\n' | iconv -f UTF-8 -t UTF-16 > bom16.csv`);
+    const r = await dryRun('bom16.csv', ['id', 'name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'name'], ['1', 'Zoë'], ['2', 'Łódź']]);
+  });
+});
+
+describe('files printf writes byte by byte', () => {
+  it('drops a byte-order mark written twice instead of keeping it in the first column\'s name', async () => {
+    sh(String.raw`printf '\357\273\277\357\273\277id,name\n1,a\n' > double-bom.csv`);
+    const r = await dryRun('double-bom.csv', ['id', 'name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'name'], ['1', 'a']]);
+  });
+
+  it('says the line ends are mixed when CRLF and lone CR line ends run two lines into one row', async () => {
+    sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol.csv`);
+    await refused('mixed-eol.csv', /mixed-eol\.csv:3: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
+  });
+
+  it('refuses a NUL byte in a UTF-8 file at its line and column', async () => {
+    sh(String.raw`printf 'id,name\n1,a\000b\n' > nul.csv`);
+    await refused('nul.csv', /nul\.csv:2:4 holds a NUL byte/);
+  });
+});
