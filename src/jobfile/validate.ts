@@ -282,7 +282,8 @@ class Walker {
     this.visit(node);
     switch (meta.kind) {
       case 'text': return this.text(node, where, meta);
-      case 'scalar': return isScalar(node) && node.value !== null ? this.scalarValue(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
+      // A single value (a fill value) is a data value: read as the inline rows' values are, so `0800123456` stays as written.
+      case 'scalar': return isScalar(node) && node.value !== null ? this.dataScalar(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
       case 'cell': return this.plain(node);
     }
     switch (core.type) {
