@@ -11,7 +11,7 @@ import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue } from '../engine/steps/impute.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
-import { suggestKey } from './suggest-key.js';
+import { invisibleDifference, suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
 
 /** What is known about the job's input and pipeline; each member is absent when unknown. */
@@ -42,16 +42,16 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   const expected = facts.fields && new Set(facts.fields.expected);
 
   if (config.sheet !== undefined && facts.sheets && !facts.sheets.names.includes(config.sheet)) {
-    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${list(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them')}`);
+    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${list(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them', facts.sheets.from)}`);
   }
 
   const mapping = entriesInOrder(config.mapping ?? {});
   for (const [column, field] of mapping) {
     if (columns && !columns.has(column)) {
-      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it')}`);
+      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
     }
     if (field !== null && expected && !expected.has(field)) {
-      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them')}`);
+      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them', facts.fields!.from)}`);
     }
   }
 
@@ -115,7 +115,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       ? `${facts.fields!.from} does not have it and config.mapping does not map a column to it`
       : `it is not a field of ${facts.suggestedFields!.from} and config.mapping does not map a column to it`;
     const field = (path: (string | number)[], name: string, section: string) => {
-      if (!known.has(name)) at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping')}`);
+      if (!known.has(name)) at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping', facts.fields?.from ?? facts.suggestedFields?.from)}`);
     };
     for (const [name] of entriesInOrder(config.combining ?? {})) field(['config', 'combining', name], name, 'config.combining');
     for (const [name] of entriesInOrder(config.dataTypes ?? {})) field(['config', 'dataTypes', name], name, 'config.dataTypes');
@@ -148,7 +148,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       (c.order ?? []).forEach((column, j) => {
         const path = ['config', 'combining', name, 'order', j];
         if (!columns.has(column)) {
-          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it')}`);
+          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
         } else if (config.mapping && Object.hasOwn(config.mapping, column) && config.mapping[column] !== name) {
           at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping[column] === null ? 'nothing' : `"${config.mapping[column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
         }
@@ -191,8 +191,20 @@ function list(names: string[]): string {
   return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
 }
 
-/** "did you mean X?" when a known name is close, else the fix given (no hint among very many names: it would cost too much). */
-function fix(name: string, known: string[], otherwise: string): string {
-  const hint = known.length <= 2000 ? suggestKey(name, known) : undefined;
+/**
+ * "did you mean X?" when a known name is close, else the fix given (no hint among very many names:
+ * it would cost too much). A known name that looks the same (it differs in Unicode normalisation,
+ * or has a non-breaking space) is named with what differs, since "did you mean" the same-looking
+ * name would leave the user nothing to see.
+ */
+function fix(name: string, known: string[], otherwise: string, from?: string): string {
+  if (known.length > 2000) return `${otherwise}.`;
+  if (from !== undefined && /[^\x20-\x7e]/.test(name + known.join(''))) {
+    for (const candidate of known) {
+      const difference = invisibleDifference(name, candidate, from);
+      if (difference) return `it looks like "${candidate}" there but ${difference}; copy the name from ${from}.`;
+    }
+  }
+  const hint = suggestKey(name, known);
   return hint !== undefined ? `did you mean "${hint}"?` : `${otherwise}.`;
 }
