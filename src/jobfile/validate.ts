@@ -313,7 +313,7 @@ class Walker {
     const key = keyText(this.deref(keyNode)) ?? where;
     const keyEnd = (keyNode as { range?: [number, number, number] } | null)?.range?.[1];
     // Inside braces, `separator: ,}` is the key with no value, then the next member (or the end).
-    if (meta.kind === 'text' && keyEnd !== undefined && /^[ \t]*:[ \t]*,/.test(this.tree.text.slice(keyEnd, keyEnd + 80))) {
+    if ((meta.kind === 'text' || meta.kind === 'scalar') && keyEnd !== undefined && /^[ \t]*:[ \t]*,/.test(this.tree.text.slice(keyEnd, keyEnd + 80))) {
       return `${where} is empty: inside braces YAML reads "${key}: ," as no value followed by a comma; quote the value, such as ${key}: ", ".`;
     }
     const written = this.describe(node) === 'null' ? `${this.source(node)}, which YAML reads as no value` : 'empty';

@@ -55,6 +55,8 @@ describe('a setting written without a value', () => {
   it('refuses an unquoted comma separator inside braces, which YAML reads as no value, and says to quote it', async () => {
     await write(job(`${COMBINED}    full_name: {method: stringAppend, separator: ,}\n`));
     await expectRefused('job.yaml', 'job.yaml:9:50: config.combining.full_name.separator is empty: inside braces YAML reads "separator: ," as no value followed by a comma; quote the value, such as separator: ", ".');
+    await write(job('  impute:\n    phone: {method: fill, value: ,}\n'), 'fill.yaml');
+    await expectRefused('fill.yaml', 'fill.yaml:7:34: config.impute.phone.value is empty: inside braces YAML reads "value: ," as no value followed by a comma; quote the value, such as value: ", ".');
   });
 
   it('refuses an explicit null separator and an empty method or order at the value, instead of the defaults', async () => {
