@@ -6,7 +6,7 @@
  */
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, dirname, relative } from 'node:path';
-import type { JobResources } from '../contract/index.js';
+import type { DataType, JobResources } from '../contract/index.js';
 import { JobFileError, type JobFileProblem } from '../errors.js';
 import { checkJobFile, type KnownFacts } from '../jobfile/check.js';
 import type { JobFile } from '../jobfile/types.js';
@@ -87,7 +87,9 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
           notes.push(`The columns were not checked: scripts.preColumnMapping runs before the mapping and may change them.`);
         } else if (header.columns) {
           facts.columns = { names: header.columns, from: header.sheet ? `sheet "${header.sheet}" of ${header.name}` : header.name };
-          if (opts.engine && !facts.fields) facts.suggestedFields = { names: header.columns, from: `${facts.columns.from} (no schema: each column is its own field)` };
+          if (opts.engine && !facts.fields) {
+            facts.suggestedFields = { names: header.columns, from: `${facts.columns.from} (no schema: each column is its own field)`, byColumn: header.columns.map((c) => [c, c]) };
+          }
           const fieldsToo = facts.fields ? ' and fields' : opts.engine ? ' and fields (no schema: the columns are the fields)' : '';
           notes.push(`Read the header of ${facts.columns.from} (${header.columns.length} column${header.columns.length === 1 ? '' : 's'}) to check the columns${fieldsToo} the job file names.`);
         }
@@ -123,13 +125,34 @@ export function serviceFacts(resources: JobResources, jobId: string, opts: { col
   }
   if (!facts.fields) {
     const suggested = new Set<string>();
-    for (const columns of Object.values(fields.columnFieldMapping ?? {})) for (const m of Object.values(columns)) suggested.add(m.field);
+    const byColumn: [string, string][] = [];
+    for (const columns of Object.values(fields.columnFieldMapping ?? {})) {
+      for (const [column, m] of Object.entries(columns)) { suggested.add(m.field); byColumn.push([column, m.field]); }
+    }
     // A service that lists no fields and suggests no mapping tells nothing about fields: unchecked.
-    if (suggested.size > 0) facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}` };
+    if (suggested.size > 0) facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}`, byColumn };
   }
+  facts.suggestedTypes = suggestedTypes(resources, `the type the service suggested for job ${jobId}`);
   const sheets = resources.sheet?.sheetSelection.sheets;
   if (sheets && sheets.length) facts.sheets = { names: sheets, from: `the workbook of ${from}` };
   return facts;
+}
+
+/** The data types suggested for a job's fields (each field's suggested type, else the pipeline's expected one). */
+function suggestedTypes(resources: JobResources, from: string): NonNullable<KnownFacts['suggestedTypes']> {
+  const types: Record<string, DataType> = Object.create(null);
+  for (const [field, type] of Object.entries(resources.dataTypes.expectedFieldDataTypes ?? {})) if (type) types[field] = type;
+  for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes ?? {})) if (t?.dataType) types[field] = t.dataType;
+  return { types, from };
+}
+
+/**
+ * The job file against the suggestions a dry run's engine made from the data (the types it
+ * inferred): what only the data tells, such as a fill value that does not fit an inferred type,
+ * stops at the job file's line before any row is processed.
+ */
+export function checkAgainstSuggestions(job: JobFile, resources: JobResources, deps: Deps): void {
+  throwProblems(checkJobFile(job, { suggestedTypes: suggestedTypes(resources, 'the type the dry run inferred from the data') }, shownPath(job, deps)));
 }
 
 /** The online part: the job file against the service's answers; throws (exit 2) naming the started job when it cannot apply. */

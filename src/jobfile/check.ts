@@ -5,13 +5,14 @@
  * job file's `schema`) and, after `start` and the reads, against the service's answers, so a
  * job file that cannot apply is stopped before anything is sent or updated.
  */
-import { isHttpUrl, type FieldsRead, type JobConfig } from '../contract/index.js';
+import { isHttpUrl, type DataType, type FieldsRead, type JobConfig } from '../contract/index.js';
 import { entriesInOrder, getOwn } from '../contract/json.js';
 import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue } from '../engine/steps/impute.js';
+import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
-import { suggestKey } from './suggest-key.js';
+import { invisibleDifference, suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
 
 /** What is known about the job's input and pipeline; each member is absent when unknown. */
@@ -27,7 +28,12 @@ export interface KnownFacts {
    * suggestions map to (online), or the input's columns (a dry run's identity suggestions).
    * Absent: fields cannot be checked (a real pipeline may expect any).
    */
-  suggestedFields?: { names: string[]; from: string };
+  suggestedFields?: { names: string[]; from: string; byColumn?: [column: string, field: string][] };
+  /**
+   * The data types suggested for fields (by the service, or inferred from the data by a dry run),
+   * for the fields whose type the job file does not say: a fill value or a conversion must fit them.
+   */
+  suggestedTypes?: { types: Record<string, DataType>; /** Where the types come from, as a clause: "the type the service suggested for job X". */ from: string };
 }
 
 /** Every problem of the job file against the facts, located at the key that names the missing thing. */
@@ -42,16 +48,16 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   const expected = facts.fields && new Set(facts.fields.expected);
 
   if (config.sheet !== undefined && facts.sheets && !facts.sheets.names.includes(config.sheet)) {
-    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${list(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them')}`);
+    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${list(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them', facts.sheets.from)}`);
   }
 
   const mapping = entriesInOrder(config.mapping ?? {});
   for (const [column, field] of mapping) {
     if (columns && !columns.has(column)) {
-      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it')}`);
+      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
     }
     if (field !== null && expected && !expected.has(field)) {
-      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them')}`);
+      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them', facts.fields!.from)}`);
     }
   }
 
@@ -68,7 +74,12 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   }
 
   /** The field's type as the job file says it (config.dataTypes, else its schema), own keys only: a field may be named `__proto__`. */
-  const typeOf = (field: string) => getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field);
+  const typeOf = (field: string) => getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field) ?? suggestedType(field);
+  /** The type suggested for a field whose type the job file does not say (undefined when none is known). */
+  const suggestedType = (field: string) => getOwn(facts.suggestedTypes?.types, field);
+  /** Where a type the job file does not say comes from, and how to pin another. */
+  const typeSource = (field: string) => (getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field)) === undefined && suggestedType(field) !== undefined
+    ? ` (${facts.suggestedTypes!.from}; pin the type under config.dataTypes if it is wrong)` : '';
 
   // A fill value must be a value of the field's type, when the job file says the type.
   for (const [field, rule] of entriesInOrder(config.impute ?? {})) {
@@ -80,7 +91,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       if (!(error instanceof UsageError)) throw error;
       const reason = error.message.replace(/\.$/, '');
       const fix = reason.includes('; ') ? '' : "; write a value of that type or change the field's type";
-      at(['config', 'impute', field, 'value'], `config.impute.${field}.value: ${reason}${fix}.`);
+      at(['config', 'impute', field, 'value'], `config.impute.${field}.value: ${reason}${typeSource(field)}${fix}.`);
     }
   }
 
@@ -89,7 +100,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     const type = typeOf(field);
     if (type === undefined || from === null || to === null || checkUnit(from, to) !== undefined) continue;
     const problem = unitTypeProblem(from, to, type);
-    if (problem) at(['config', 'units', field], `config.units.${field} converts ${from} → ${to}, which ${problem}.`);
+    if (problem) at(['config', 'units', field], `config.units.${field} converts ${from} → ${to}, which ${problem.replace(/\.$/, '').replace(/(;|$)/, `${typeSource(field)}$1`)}.`);
   }
 
   // One column per field unless combining is allowed (engine.md, step 4): the dry run and the
@@ -108,14 +119,22 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   // and those the job file's mapping creates.
   const mappedFields = mapping.map(([, f]) => f).filter((f): f is string => f !== null);
   const knownFields = expected ? [...facts.fields!.expected, ...mappedFields]
-    : facts.suggestedFields ? [...facts.suggestedFields.names, ...mappedFields] : undefined;
+    : facts.suggestedFields ? [...suggestedFieldsKept(facts.suggestedFields, config.mapping), ...mappedFields] : undefined;
   if (knownFields) {
     const known = new Set(knownFields);
     const whereKnown = expected
       ? `${facts.fields!.from} does not have it and config.mapping does not map a column to it`
       : `it is not a field of ${facts.suggestedFields!.from} and config.mapping does not map a column to it`;
     const field = (path: (string | number)[], name: string, section: string) => {
-      if (!known.has(name)) at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping')}`);
+      if (known.has(name)) return;
+      // A suggested field whose column the file maps elsewhere: say so, and name the field it became.
+      const moved = expected ? undefined : facts.suggestedFields?.byColumn?.find(([column, f]) => f === name && Object.hasOwn(config.mapping ?? {}, column));
+      if (moved) {
+        const now = config.mapping![moved[0]];
+        at(path, `${section} names the field "${name}", but config.mapping maps the column "${moved[0]}" to ${now === null ? 'nothing' : `"${now}"`}, so no column gives "${name}"; ${now === null ? `map a column to "${name}" or remove this entry` : `name the field "${now}" here`}.`);
+        return;
+      }
+      at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping', facts.fields?.from ?? facts.suggestedFields?.from)}`);
     };
     for (const [name] of entriesInOrder(config.combining ?? {})) field(['config', 'combining', name], name, 'config.combining');
     for (const [name] of entriesInOrder(config.dataTypes ?? {})) field(['config', 'dataTypes', name], name, 'config.dataTypes');
@@ -143,12 +162,22 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
   }
 
+  // Each pivot column has one role (the pivot step's rule): the run would stop on a second mention.
+  const pivot = config.pivot;
+  const twice = pivot && pivotColumnNamedTwice({ index: pivot.indexColumns, pivot: pivot.pivotColumns, values: pivot.valueColumns });
+  if (twice) {
+    const role = ({ index: 'indexColumns', pivot: 'pivotColumns', values: 'valueColumns' } as const)[twice.role];
+    const roles = (['indexColumns', 'pivotColumns', 'valueColumns'] as const).filter((r) => pivot[r].includes(twice.column));
+    const where = roles.length > 1 ? `both config.pivot.${roles[0]} and config.pivot.${roles[1]}` : `config.pivot.${role} twice`;
+    at(['config', 'pivot', role, twice.at], `column "${twice.column}" is named in ${where}, but a pivot column has one role (index, pivot or value); remove it from one of them.`);
+  }
+
   if (columns) {
     for (const [name, c] of entriesInOrder(config.combining ?? {})) {
       (c.order ?? []).forEach((column, j) => {
         const path = ['config', 'combining', name, 'order', j];
         if (!columns.has(column)) {
-          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it')}`);
+          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
         } else if (config.mapping && Object.hasOwn(config.mapping, column) && config.mapping[column] !== name) {
           at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping[column] === null ? 'nothing' : `"${config.mapping[column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
         }
@@ -156,6 +185,20 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     }
   }
   return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/**
+ * The suggested fields that still have a column once the job file's mapping applies: a column the
+ * file maps elsewhere (or to null) takes its suggested field with it (`Country: nation` leaves no
+ * field `Country` under identity suggestions).
+ */
+function suggestedFieldsKept(suggested: NonNullable<KnownFacts['suggestedFields']>, mapping: JobFile['config']['mapping']): string[] {
+  if (!suggested.byColumn || !mapping) return suggested.names;
+  const kept = new Set<string>();
+  for (const [column, field] of suggested.byColumn) {
+    if (!Object.hasOwn(mapping, column) || mapping[column] === field) kept.add(field);
+  }
+  return suggested.names.filter((f) => kept.has(f));
 }
 
 /** A required field with no column after the job file's mapping, and a line that would give it one. */
@@ -191,8 +234,20 @@ function list(names: string[]): string {
   return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
 }
 
-/** "did you mean X?" when a known name is close, else the fix given (no hint among very many names: it would cost too much). */
-function fix(name: string, known: string[], otherwise: string): string {
-  const hint = known.length <= 2000 ? suggestKey(name, known) : undefined;
+/**
+ * "did you mean X?" when a known name is close, else the fix given (no hint among very many names:
+ * it would cost too much). A known name that looks the same (it differs in Unicode normalisation,
+ * or has a non-breaking space) is named with what differs, since "did you mean" the same-looking
+ * name would leave the user nothing to see.
+ */
+function fix(name: string, known: string[], otherwise: string, from?: string): string {
+  if (known.length > 2000) return `${otherwise}.`;
+  if (from !== undefined && /[^\x20-\x7e]/.test(name + known.join(''))) {
+    for (const candidate of known) {
+      const difference = invisibleDifference(name, candidate, from);
+      if (difference) return `it looks like "${candidate}" there but ${difference}; copy the name from ${from}.`;
+    }
+  }
+  const hint = suggestKey(name, known);
   return hint !== undefined ? `did you mean "${hint}"?` : `${otherwise}.`;
 }

@@ -64,6 +64,16 @@ function optional<S extends v.GenericSchema>(schema: S, description: string, met
   return key(v.nullish(schema), description, meta);
 }
 
+/**
+ * An optional setting (a value, not a section): absent means "not set", but written empty or
+ * `null` it is refused, since a user cannot mean "the default" by writing the key without a
+ * value (`separator: ,` inside braces is YAML's null, not ", "). Where null means something, the
+ * declaration says so with `v.nullable` (mapping `Notes: null`, units `from: null`).
+ */
+function setting<S extends v.GenericSchema>(schema: S, description: string, meta: FormatMeta = {}) {
+  return key(v.optional(schema), description, meta);
+}
+
 /** Text: a string, or a plain number taken as written (`sheet: 2024`); `${NAME}` is substituted. */
 function text(meta: FormatMeta = {}) {
   return v.pipe(v.union([v.string(), v.number()]), v.metadata({ kind: 'text', ...meta } as Record<string, unknown>));
@@ -95,9 +105,9 @@ const rowDroppingList = (description: string) => optional(v.array(RowDroppingRul
 
 /** The `schema` block (and, with `id`, a schema file for `import serve --schema`). */
 export const SchemaDeclaration = key(v.strictObject({
-  id: optional(text(), 'The pipeline id (needed only in a schema file for `import serve`).'),
-  expectedFields: optional(names(), 'Output fields the pipeline expects (expectedFields).'),
-  optionalFields: optional(names(), 'Expected fields that may stay empty (optionalFields); they count as expected too.'),
+  id: setting(text(), 'The pipeline id (needed only in a schema file for `import serve`).'),
+  expectedFields: setting(names(), 'Output fields the pipeline expects (expectedFields).'),
+  optionalFields: setting(names(), 'Expected fields that may stay empty (optionalFields); they count as expected too.'),
   fieldDataTypes: optional(named(oneOf(DATA_TYPES, 'data type')), 'Field -> data type the pipeline expects (expectedFieldDataTypes): number, rich_text, category or date_time.'),
   fieldUnits: optional(named(v.nullable(text({ unit: true }))), 'Field -> unit the pipeline expects (expectedFieldUnits), such as UTC_p0; null for none.'),
   imputeMethods: optional(named(v.nullable(oneOf(IMPUTE_METHODS, 'impute method (or null)'))), 'Field -> impute method the pipeline applies (expectedImputeMethods): fill, dropMissing, or null.'),
@@ -106,9 +116,9 @@ export const SchemaDeclaration = key(v.strictObject({
 
 /** A combining method for one field. */
 const Combining = key(v.strictObject({
-  method: optional(oneOf(COMBINING_METHODS, 'combining method'), 'stringAppend (default: values as text, joined with the separator) or json (one JSON object per row).'),
-  separator: optional(text({ allowEmpty: true }), 'The stringAppend separator (default: the empty string).'),
-  order: optional(names(), 'Input columns in the order they are combined (default: input column order).'),
+  method: setting(oneOf(COMBINING_METHODS, 'combining method'), 'stringAppend (default: values as text, joined with the separator) or json (one JSON object per row).'),
+  separator: setting(text({ allowEmpty: true }), 'The stringAppend separator (default: the empty string).'),
+  order: setting(names(), 'Input columns in the order they are combined (default: input column order).'),
 }), 'How the columns mapped to this field are combined; every member optional.', { rule: 'combining' });
 
 /** A unit conversion for one field. */
@@ -129,7 +139,7 @@ const Impute = key(v.strictObject({
   method: key(v.nullable(oneOf(IMPUTE_METHODS, 'impute method (or null)')), 'fill (replace missing values with value), dropMissing (drop rows where the field is missing), or null (leave the field unchanged).', {
     whenMissing: '{where} is missing "method"; set method: fill (with a value), dropMissing or null.',
   }),
-  value: optional(v.pipe(v.union([v.string(), v.number(), v.boolean()]), v.metadata({ kind: 'scalar' })), 'The value that replaces missing ones (method fill only), coerced to the field\'s type.', {
+  value: setting(v.pipe(v.union([v.string(), v.number(), v.boolean()]), v.metadata({ kind: 'scalar' })), 'The value that replaces missing ones (method fill only), coerced to the field\'s type.', {
     invalid: '{where} must be a single value (text, number or boolean); got {got}.',
   }),
 }), 'How missing values of the field are handled.', {
@@ -141,7 +151,7 @@ const Pivot = key(v.strictObject({
   pivotColumns: key(names(true), 'Columns whose values become the column headers after pivoting.', { whenMissing: '{where} is missing "pivotColumns"; add a list of column names.' }),
   valueColumns: key(names(true), 'Columns that populate the values of the pivoted data.', { whenMissing: '{where} is missing "valueColumns"; add a list of column names.' }),
   indexColumns: key(names(true), 'Columns that form the unique row index after pivoting.', { whenMissing: '{where} is missing "indexColumns"; add a list of column names.' }),
-  aggregationMethod: key(v.nullish(oneOf(AGGREGATION_METHODS, 'aggregation method'), 'first'), 'How rows with the same index are handled; the only method is first (keep the first row).'),
+  aggregationMethod: key(v.optional(oneOf(AGGREGATION_METHODS, 'aggregation method'), 'first'), 'How rows with the same index are handled; the only method is first (keep the first row).'),
 }), 'A pivot from long to wide format.', { rule: 'pivot' });
 
 const Text = key(v.strictObject({
@@ -161,9 +171,9 @@ const Text = key(v.strictObject({
 }), 'Text processing: regular-expression replacements, then casing.');
 
 const Config = key(v.strictObject({
-  sheet: optional(text(), 'The workbook sheet to import (sheetSelection.selected).'),
+  sheet: setting(text(), 'The workbook sheet to import (sheetSelection.selected).'),
   mapping: optional(named(v.nullable(text({ invalid: '{where} must be a field name, or null to leave the column unmapped; got {got}.' }))), 'Input column -> output field; null leaves the column unmapped. Columns not listed keep the suggestion.'),
-  allowColumnCombining: optional(v.boolean(), 'Allow several columns to map to one field; they are then combined (see combining).'),
+  allowColumnCombining: setting(v.boolean(), 'Allow several columns to map to one field; they are then combined (see combining).'),
   combining: optional(named(Combining), 'Field -> how its columns are combined (needs allowColumnCombining: true).'),
   dataTypes: optional(named(oneOf(DATA_TYPES, 'data type')), 'Field -> data type: number, rich_text, category or date_time.'),
   units: optional(named(UnitConversion), 'Field -> unit conversion {from, to}; both null means no conversion.'),
@@ -195,26 +205,26 @@ export const JobFileDeclaration = key(v.strictObject({
     whenMissing: '"version" is missing; add "version: 1" at the top of the file.',
     invalid: 'version {got} is not supported; set "version: 1", the only version this tool reads.',
   }),
-  pipeline: optional(v.union([text(), v.pipe(names(true), v.metadata({ listOf: 'pipeline ids' }))]), 'The pipelineId; a list lets the service choose one.'),
-  name: optional(text(), 'The jobName.'),
+  pipeline: setting(v.union([text(), v.pipe(names(true), v.metadata({ listOf: 'pipeline ids' }))]), 'The pipelineId; a list lets the service choose one.'),
+  name: setting(text(), 'The jobName.'),
   input: Input,
   options: optional(v.strictObject({
-    useFullData: optional(v.boolean(), 'Derive the metadata before the run from the full data instead of a sample.'),
-    useVariableFields: optional(v.boolean(), 'Sent as useVariableFields (the seed does not say what it means).'),
-    destinationFileName: optional(text(), 'Name of the output file, when the output is a named file (for example in a bucket).'),
-    outputFileType: optional(oneOf(OUTPUT_FILE_TYPES, 'output file type'), 'csv (the default) or excel.'),
-    webhookUrl: optional(text(), 'URL that receives the start webhook (the metadata).'),
+    useFullData: setting(v.boolean(), 'Derive the metadata before the run from the full data instead of a sample.'),
+    useVariableFields: setting(v.boolean(), 'Sent as useVariableFields (the seed does not say what it means).'),
+    destinationFileName: setting(text(), 'Name of the output file, when the output is a named file (for example in a bucket).'),
+    outputFileType: setting(oneOf(OUTPUT_FILE_TYPES, 'output file type'), 'csv (the default) or excel.'),
+    webhookUrl: setting(text(), 'URL that receives the start webhook (the metadata).'),
   }), 'Sent with start; all optional.'),
   scripts: optional(v.strictObject({
-    preColumnMapping: optional(names(), 'Script ids that run after import and before columns are mapped to fields.'),
+    preColumnMapping: setting(names(), 'Script ids that run after import and before columns are mapped to fields.'),
   }), 'Scripts attached at start.'),
   config: optional(Config, 'The desired configuration instead of (or on top of) the suggestions; every member optional.'),
   run: optional(v.strictObject({
-    wait: key(v.nullish(v.boolean(), true), 'Wait until the data has been pushed (returnWhenComplete); default true for job files.'),
-    webhookUrl: optional(text(), 'URL that receives the run webhook (the processed data).'),
+    wait: key(v.optional(v.boolean(), true), 'Wait until the data has been pushed (returnWhenComplete); default true for job files.'),
+    webhookUrl: setting(text(), 'URL that receives the run webhook (the processed data).'),
   }), 'The run call.'),
   review: optional(v.strictObject({
-    minConfidence: optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 'Unpinned suggestions below this confidence need review (exit 5 in CI).', {
+    minConfidence: setting(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 'Unpinned suggestions below this confidence need review (exit 5 in CI).', {
       expect: 'a number from 0 to 1, such as 0.8',
     }),
   }), 'The review gate.'),

@@ -4,6 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { PipelineSchema } from '../contract/index.js';
 import { checkUnit } from '../engine/steps/units.js';
 import { JobFileError, UsageError, type JobFileProblem } from '../errors.js';
+import { decodeJobFileText } from './text.js';
 import type { JobFile } from './types.js';
 import { validateJobFileText, validateSchemaText } from './validate.js';
 
@@ -22,20 +23,30 @@ export async function loadJobFileWithWarnings(path: string, env: NodeJS.ProcessE
   if (DATA_FILE.test(path)) {
     throw new UsageError(`${shown} is a data file, not a job file; write a job file for it with \`import init ${shown} --write job.yaml\`, then pass job.yaml.`);
   }
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(absolute, 'utf8');
+    bytes = await readFile(absolute);
   } catch (err) {
     throw new UsageError(`cannot read job file ${shown}: ${readFailure(err)}; check the path and try again.`, { cause: err });
   }
+  const decoded = decodeJobFileText(bytes, shown);
+  if ('problem' in decoded) throw problemsError([decoded.problem], shown);
+  const { text } = decoded;
   const result = validateJobFileText(text, { path: absolute, displayPath: shown, env, checkUnit });
   if (result.job === undefined) throw problemsError(result.problems, shown);
   return { job: result.job, warnings: result.warnings };
 }
 
-/** Validates the text of a schema file (a job file's `schema` block as a whole file); throws JobFileError listing every problem. */
-export async function parseSchemaText(path: string, text: string, env: NodeJS.ProcessEnv): Promise<PipelineSchema> {
+/** Validates a schema file (a job file's `schema` block as a whole file), as UTF-8 bytes or text; throws JobFileError listing every problem. */
+export async function parseSchemaText(path: string, content: string | Uint8Array, env: NodeJS.ProcessEnv): Promise<PipelineSchema> {
   const shown = displayPath(path);
+  let text: string;
+  if (typeof content === 'string') text = content;
+  else {
+    const decoded = decodeJobFileText(content, shown, 'schema file');
+    if ('problem' in decoded) throw problemsError([decoded.problem], shown);
+    text = decoded.text;
+  }
   const result = validateSchemaText(text, { path: resolve(path), displayPath: shown, env, checkUnit });
   if (result.schema === undefined) throw problemsError(result.problems, shown);
   return result.schema;

@@ -6,16 +6,16 @@ import { UsageError } from '../errors.js';
 
 /** Loads one schema file, validated with the job-file rules for a `schema` block. */
 export async function loadSchemaFile(path: string, env: NodeJS.ProcessEnv): Promise<PipelineSchema> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (e) {
     throw new UsageError(`Cannot read the schema file ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check the path.`);
   }
   // A schema file is a job file's `schema` block on its own: validate it as one, so the
   // rules (and the file:line:col of every problem) are the job file's.
   const { parseSchemaText } = await import('./load.js');
-  return parseSchemaText(path, text, env);
+  return parseSchemaText(path, bytes, env);
 }
 
 /** Loads a schema file, or every .yaml/.yml file of a folder; pipelines keyed by id (file name when no id). */

@@ -115,28 +115,34 @@ const ABSENT: unique symbol = Symbol('absent');
 const MISSING: unique symbol = Symbol('missing');
 type Walked = unknown;
 
-/** A declaration with its wrappers taken off: the core schema, whether null or absence is allowed, and the metadata of every layer. */
-interface Unwrapped { core: AnySchema; meta: FormatMeta; nullable: boolean; optional: boolean; fallback: unknown }
+/**
+ * A declaration with its wrappers taken off: the core schema, whether null or absence is allowed,
+ * whether written empty it means "not set" (`nullish`: a section), and the metadata of every layer.
+ */
+interface Unwrapped { core: AnySchema; meta: FormatMeta; nullable: boolean; optional: boolean; emptyIsUnset: boolean; fallback: unknown }
 type AnySchema = v.GenericSchema & Record<string, any>;
 
 /**
- * `nullish` (an optional member: absent, or written empty, means "not set") and `nullable` (null
- * is a value: `from: null`, `Notes: null`) are told apart here.
+ * `nullish` (an optional section: absent, or written empty, means "not set"), `optional` (an
+ * optional setting: absent means "not set", written empty is refused) and `nullable` (null is a
+ * value: `from: null`, `Notes: null`) are told apart here.
  */
 function unwrap(schema: AnySchema): Unwrapped {
   let core = schema;
   let meta: FormatMeta = { ...(v.getMetadata(schema) as FormatMeta) };
   let nullable = false;
   let optional = false;
+  let emptyIsUnset = false;
   let fallback: unknown;
   while (core.type === 'optional' || core.type === 'nullish' || core.type === 'nullable') {
     if (core.type === 'nullable') nullable = true;
     else optional = true;
+    if (core.type === 'nullish') emptyIsUnset = true;
     if (fallback === undefined && core.default !== undefined) fallback = core.default;
     core = core.wrapped as AnySchema;
     meta = { ...(v.getMetadata(core) as FormatMeta), ...meta };
   }
-  return { core, meta, nullable, optional, fallback };
+  return { core, meta, nullable, optional, emptyIsUnset, fallback };
 }
 
 /** Whether a declaration's pipe holds an action of this type (`non_empty`, `min_value`). */
@@ -258,12 +264,14 @@ class Walker {
 
   /** Walks `value` (written at `keyNode`) as `schema` says; `where` names it in messages. */
   private walk(schema: AnySchema, value: unknown, where: string, keyNode: unknown): Walked {
-    const { core, meta, nullable, optional, fallback } = unwrap(schema);
+    const { core, meta, nullable, optional, emptyIsUnset, fallback } = unwrap(schema);
     const node = this.deref(value);
     if (node === INVALID) return INVALID;
     if (isNullNode(node)) {
       if (meta.whenEmpty) return this.error(keyNode, fill(meta.whenEmpty, { where }));
       if (nullable || meta.kind === 'cell') return null;
+      // A setting written without a value is a slip (a forgotten value, an unquoted comma), never "the default".
+      if (optional && !emptyIsUnset) return this.error(node ?? keyNode, this.emptySetting(node, where, keyNode, core, meta));
       if (optional) return fallback ?? ABSENT;
       // A fixed-shape mapping whose members are all optional may be written empty.
       if (core.type === 'strict_object' && Object.values(core.entries as Record<string, AnySchema>).every((e) => unwrap(e).optional)) {
@@ -274,7 +282,8 @@ class Walker {
     this.visit(node);
     switch (meta.kind) {
       case 'text': return this.text(node, where, meta);
-      case 'scalar': return isScalar(node) && node.value !== null ? this.scalarValue(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
+      // A single value (a fill value) is a data value: read as the inline rows' values are, so `0800123456` stays as written.
+      case 'scalar': return isScalar(node) && node.value !== null ? this.dataScalar(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
       case 'cell': return this.plain(node);
     }
     switch (core.type) {
@@ -297,6 +306,19 @@ class Walker {
       default:
         throw new Error(`the job file declaration uses a ${String(core.type)} schema, which the validator does not read`);
     }
+  }
+
+  /** Why a setting written empty or null is refused, and how to write it. */
+  private emptySetting(node: unknown, where: string, keyNode: unknown, core: AnySchema, meta: FormatMeta): string {
+    const key = keyText(this.deref(keyNode)) ?? where;
+    const keyEnd = (keyNode as { range?: [number, number, number] } | null)?.range?.[1];
+    // Inside braces, `separator: ,}` is the key with no value, then the next member (or the end).
+    if ((meta.kind === 'text' || meta.kind === 'scalar') && keyEnd !== undefined && /^[ \t]*:[ \t]*,/.test(this.tree.text.slice(keyEnd, keyEnd + 80))) {
+      return `${where} is empty: inside braces YAML reads "${key}: ," as no value followed by a comma; quote the value, such as ${key}: ", ".`;
+    }
+    const written = this.describe(node) === 'null' ? `${this.source(node)}, which YAML reads as no value` : 'empty';
+    const values = core.type === 'picklist' ? ` (${(meta.listed ?? core.options as string[]).join(', ')})` : core.type === 'boolean' ? ' (true or false)' : '';
+    return `${where} is ${written}; write its value${values}, or remove the key to leave it unset.`;
   }
 
   /** A fixed-shape mapping: unknown keys get a hint, required members must be there, then the member's rule applies. */
@@ -437,13 +459,21 @@ class Walker {
     return typeof node.value === 'string' ? this.substitute(node, node.value) : node.value;
   }
 
+  /**
+   * A data value as written (inline rows, fill values): a number a double would change (an integer
+   * it cannot hold, a leading zero, a value past its range) is kept exact or as its text (exactNumber,
+   * as for JSON rows); `${NAME}` is substituted in strings.
+   */
+  private dataScalar(node: Scalar): unknown {
+    return typeof node.value === 'number' ? exactNumber(this.source(node).trim(), node.value) : this.scalarValue(node);
+  }
+
   /** Plain JS value of a node (inline rows): objects keep their written key order; `${NAME}` is substituted in strings. */
   private plain(value: unknown): unknown {
     const node = this.deref(value);
     if (node === INVALID) return INVALID;
     this.visit(node);
-    // Data values as written: an integer a double cannot hold stays exact (see exactNumber).
-    if (isScalar(node)) return typeof node.value === 'number' ? exactNumber(this.source(node).trim(), node.value) : this.scalarValue(node);
+    if (isScalar(node)) return this.dataScalar(node);
     if (!isSeq(node) && !isMap(node)) return null;
     if (this.ancestors.size >= MAX_DEPTH) return this.error(node, `values nest more than ${MAX_DEPTH} levels deep here; write the value out flat.`);
     this.ancestors.add(node);

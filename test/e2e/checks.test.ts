@@ -110,6 +110,15 @@ describe('after start and the reads, before the first update (online)', () => {
     expect(posts()).toEqual(['/start']);
   });
 
+  it('stops at a fill value that does not fit the type the service suggests, before the first update', async () => {
+    // No schema in the file: only the service says amount is a number.
+    await jobFile('version: 1\npipeline: pl_customers\ninput: {file: ./customers.csv}\nconfig:\n  impute:\n    amount: {method: fill, value: n/a}\n');
+    const r = await cli(['run', 'job.yaml', '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/job\.yaml:6:28: config\.impute\.amount\.value: Fill value "n\/a" for field "amount" is not a number, but the field's data type is number \(the type the service suggested for job job_\S+; pin the type under config\.dataTypes if it is wrong\); write a value of that type or change the field's type\./);
+    expect(posts()).toEqual(['/start']);
+  });
+
   it('checks a reused job (--job) against the service\'s columns when the input is not here', async () => {
     const started = await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers']);
     const jobId = started.stdout.trim();

@@ -238,3 +238,30 @@ describe('parseSchemaText', () => {
     expect((error as JobFileError).message).toBe('pipelines/s.yaml:2:1: unknown key "fieldDataType" in the schema file; did you mean "fieldDataTypes"?');
   });
 });
+
+describe('the bytes of a job or schema file', () => {
+  it('names the first byte that is not UTF-8, counting the characters before it on its line', async () => {
+    // "é" in UTF-8 (2 bytes) before the bad byte counts as one column.
+    await writeFile(join(dir, 'job.yaml'), Buffer.concat([Buffer.from('version: 1\nname: "é-'), Buffer.from([0xe9]), Buffer.from('"\n')]));
+    expect((await loadError('job.yaml')).message).toBe('job.yaml:2:10: the job file is not UTF-8 text: byte 0xE9 here is not UTF-8, "é" in Latin-1 (the file was probably saved as Latin-1 or Windows-1252); save it as UTF-8.');
+  });
+
+  it('refuses overlong forms, UTF-16 surrogates and a sequence cut off at the end, which a lenient decoder would turn into U+FFFD', async () => {
+    for (const bad of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
+      await writeFile(join(dir, 'job.yaml'), Buffer.concat([Buffer.from('version: 1\nname: x'), Buffer.from(bad)]));
+      expect((await loadError('job.yaml')).message).toMatch(/^job\.yaml:2:8: the job file is not UTF-8 text: byte 0x[0-9A-F]{2} here is not UTF-8/);
+    }
+  });
+
+  it('names UTF-32 by its byte order mark, and reads a UTF-8 byte order mark as UTF-8', async () => {
+    await writeFile(join(dir, 'job.yaml'), Buffer.from([0xff, 0xfe, 0, 0, 0x76, 0, 0, 0]));
+    expect((await loadError('job.yaml')).message).toBe('job.yaml:1:1: the job file is UTF-32 (little-endian) text, not UTF-8; save it as UTF-8 (most editors offer the encoding under "Save As").');
+    await writeFile(join(dir, 'job.yaml'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('version: 1\ninput: {rows: [{a: 1}]}\nname: café\n')]));
+    await expect(loadJobFile('job.yaml', {})).resolves.toMatchObject({ name: 'café' });
+  });
+
+  it('refuses a schema file that is not UTF-8, as a schema file', async () => {
+    const error = await parseSchemaText('s.yaml', Buffer.from('expectedFields: [caf\xe9]\n', 'latin1'), {}).catch((e: unknown) => e);
+    expect((error as JobFileError).message).toBe('s.yaml:1:21: the schema file is not UTF-8 text: byte 0xE9 here is not UTF-8, "é" in Latin-1 (the file was probably saved as Latin-1 or Windows-1252); save it as UTF-8.');
+  });
+});

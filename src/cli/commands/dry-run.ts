@@ -58,6 +58,8 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     onProgress: (n) => progress.update(n),
   }, {
     configure: (resources) => {
+      // What only the data tells (a fill value or a conversion that does not fit an inferred type) stops at the job file's line.
+      checks.checkAgainstSuggestions(job, resources, deps);
       applied = desiredBodies(job.config, resources);
       // As `run` does before it updates or runs anything; here, before a row is written.
       if (gates && !opts.gate?.yes) {

@@ -30,10 +30,21 @@ function validate(config: PivotConfig): PivotPlan {
   }
   if (pivot.length === 0) throw new UsageError('Pivot needs at least one pivot column (pivotColumns.columnNames).');
   if (values.length === 0) throw new UsageError('Pivot needs at least one value column (valueColumns.columnNames).');
-  const all = [...index, ...pivot, ...values];
-  const twice = all.find((c, i) => all.indexOf(c) !== i);
-  if (twice !== undefined) throw new UsageError(`Pivot column "${twice}" is named twice; a column has one role (index, pivot or value).`);
+  const twice = pivotColumnNamedTwice({ index, pivot, values });
+  if (twice !== undefined) throw new UsageError(`Pivot column "${twice.column}" is named twice; a column has one role (index, pivot or value).`);
   return { index, pivot, values };
+}
+
+/** Where a pivot column is named again (the role list and position of its second mention), when one is: each column has one role. */
+export function pivotColumnNamedTwice(roles: { index: readonly string[]; pivot: readonly string[]; values: readonly string[] }): { column: string; role: 'index' | 'pivot' | 'values'; at: number } | undefined {
+  const seen = new Set<string>();
+  for (const role of ['index', 'pivot', 'values'] as const) {
+    for (const [at, column] of roles[role].entries()) {
+      if (seen.has(column)) return { column, role, at };
+      seen.add(column);
+    }
+  }
+  return undefined;
 }
 
 function positionsOf(columns: string[], wanted: string[], role: string): number[] {

@@ -1,0 +1,169 @@
+// A user's mistakes in a job file that used to pass `validate` (or stop a dry run without a
+// location): each is now one sentence at file:line:col with the fix, exit 2, from the real CLI on
+// real files beside the customers example's data.
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyExample, runCli } from '../support/cli.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'import-jobfile-mistakes-'));
+  await copyExample('customers', dir);
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[]) => runCli(args, { cwd: dir, timeoutMs: 40_000 });
+
+/** The customers example's schema, as a job file's last lines. */
+const SCHEMA = `schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, phone]
+  optionalFields: [phone]
+  fieldDataTypes: {id: number, full_name: rich_text, email: rich_text, amount: number,
+                   country: category, created_at: date_time, phone: rich_text}
+`;
+
+/** A job file over customers.csv: `config` lines start at line 6. */
+function job(config: string, schema = SCHEMA): string {
+  return `version: 1\npipeline: pl_customers\ninput:\n  file: ./customers.csv\nconfig:\n${config}${schema}`;
+}
+
+async function write(text: string | Uint8Array, name = 'job.yaml'): Promise<string> {
+  await writeFile(join(dir, name), text);
+  return name;
+}
+
+/** validate and dry-run both refuse the file with this message (exit 2), and the dry run writes nothing. */
+async function expectRefused(name: string, message: string): Promise<void> {
+  const v = await cli(['validate', name]);
+  expect(v.stderr).toContain(message);
+  expect(v.exitCode).toBe(2);
+  expect(v.stdout).toBe('');
+  const d = await cli(['dry-run', name]);
+  expect(d.stderr).toContain(message);
+  expect(d.exitCode).toBe(2);
+  await expect(stat(join(dir, name.replace(/\.yaml$/, '.out.csv')))).rejects.toThrow();
+}
+
+const COMBINED = '  mapping: {Customer ID: id, First: full_name, Last: full_name}\n  allowColumnCombining: true\n  combining:\n';
+
+describe('a setting written without a value', () => {
+  it('refuses an unquoted comma separator inside braces, which YAML reads as no value, and says to quote it', async () => {
+    await write(job(`${COMBINED}    full_name: {method: stringAppend, separator: ,}\n`));
+    await expectRefused('job.yaml', 'job.yaml:9:50: config.combining.full_name.separator is empty: inside braces YAML reads "separator: ," as no value followed by a comma; quote the value, such as separator: ", ".');
+    await write(job('  impute:\n    phone: {method: fill, value: ,}\n'), 'fill.yaml');
+    await expectRefused('fill.yaml', 'fill.yaml:7:34: config.impute.phone.value is empty: inside braces YAML reads "value: ," as no value followed by a comma; quote the value, such as value: ", ".');
+  });
+
+  it('refuses an explicit null separator and an empty method or order at the value, instead of the defaults', async () => {
+    await write(job(`${COMBINED}    full_name: {method: stringAppend, separator: null}\n`), 'null.yaml');
+    await expectRefused('null.yaml', 'null.yaml:9:50: config.combining.full_name.separator is null, which YAML reads as no value; write its value, or remove the key to leave it unset.');
+    await write(job(`${COMBINED}    full_name:\n      method:\n      order: [First, Last]\n`), 'method.yaml');
+    await expectRefused('method.yaml', 'method.yaml:10:14: config.combining.full_name.method is empty; write its value (stringAppend, json), or remove the key to leave it unset.');
+    await write(job(`${COMBINED}    full_name:\n      order:\n`), 'order.yaml');
+    await expectRefused('order.yaml', 'order.yaml:10:13: config.combining.full_name.order is empty; write its value, or remove the key to leave it unset.');
+  });
+
+  it('refuses other settings left empty (run.wait, pipeline, aggregationMethod) rather than taking a default', async () => {
+    await write('version: 1\npipeline:\ninput: {file: ./customers.csv}\nrun:\n  wait: ~\n');
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('job.yaml:2:10: pipeline is empty; write its value, or remove the key to leave it unset.');
+    expect(r.stderr).toContain('job.yaml:5:9: run.wait is ~, which YAML reads as no value; write its value (true or false), or remove the key to leave it unset.');
+  });
+
+  it('keeps the nulls the format gives a meaning, and empty sections', async () => {
+    await write(job('  mapping: {Customer ID: id, Internal Notes: null}\n  units:\n    created_at: {from: null, to: null}\n  impute:\n    country: {method: null}\n  text:\n'));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).not.toContain('error');
+    expect(r.stdout).toBe('job.yaml: valid\n');
+    expect(r.exitCode).toBe(0);
+  });
+});
+
+describe('fill values', () => {
+  it('fills a text field with the value as written, leading zero and all', async () => {
+    await write(job('  mapping: {Customer ID: id, Tel: phone}\n  impute:\n    phone: {method: fill, value: 0800123456}\n'));
+    const r = await cli(['dry-run', 'job.yaml']);
+    expect(r.stderr).toContain('phone: {"method":"fill","value":"0800123456"}');
+    expect(r.exitCode).toBe(0);
+    const rows = (await readFile(join(dir, 'job.out.csv'), 'utf8')).split('\n');
+    const header = rows[0].split(',');
+    const filled = rows.find((line) => line.startsWith('1004,'))!;
+    expect(filled.split(',')[header.indexOf('phone')]).toBe('0800123456');
+  });
+
+  it('keeps every digit of an integer a double cannot hold', async () => {
+    await write(job('  mapping: {Customer ID: id, Tel: phone}\n  impute:\n    phone: {method: fill, value: 12345678901234567891}\n'));
+    const r = await cli(['dry-run', 'job.yaml']);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toContain(',12345678901234567891');
+  });
+});
+
+describe('mistakes only the data or the engine\'s rules reveal, at their line', () => {
+  it('names a column given two pivot roles in validate, as the pivot step would refuse it', async () => {
+    await write(job('  mapping: {Customer ID: id, Country: country, Amount: amount}\n  pivot:\n    pivotColumns: [country]\n    valueColumns: [amount]\n    indexColumns: [id, country]\n'));
+    await expectRefused('job.yaml', 'job.yaml:8:20: column "country" is named in both config.pivot.indexColumns and config.pivot.pivotColumns, but a pivot column has one role (index, pivot or value); remove it from one of them.');
+  });
+
+  it('names the field a renamed column became when a rule still uses the old name (no schema)', async () => {
+    await write(job('  mapping:\n    Country: nation\n  text:\n    casing:\n      Country: upper\n', ''));
+    const r = await cli(['dry-run', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:10:7: config.text.casing names the field "Country", but config.mapping maps the column "Country" to "nation", so no column gives "Country"; name the field "nation" here.');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('stops a dry run at a fill value that does not fit the type inferred from the data', async () => {
+    await write(job('  impute:\n    Customer ID: {method: fill, value: unknown}\n', ''));
+    expect((await cli(['validate', 'job.yaml'])).exitCode).toBe(0); // validate reads the header only: the type is not known there
+    const r = await cli(['dry-run', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:7:33: config.impute.Customer ID.value: Fill value "unknown" for field "Customer ID" is not a number, but the field\'s data type is number (the type the dry run inferred from the data; pin the type under config.dataTypes if it is wrong); write a value of that type or change the field\'s type.');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('stops a dry run at a time-zone conversion on a field inferred as text', async () => {
+    await write(job('  units:\n    Tel: {from: UTC_m5, to: UTC_p0}\n', ''));
+    const r = await cli(['dry-run', 'job.yaml']);
+    expect(r.stderr).toMatch(/job\.yaml:7:5: config\.units\.Tel converts UTC_m5 → UTC_p0, which needs data type date_time, but the field is rich_text \(the type the dry run inferred from the data; pin the type under config\.dataTypes if it is wrong\); /);
+    expect(r.exitCode).toBe(2);
+  });
+});
+
+describe('the job file\'s encoding', () => {
+  it('refuses a Latin-1 job file at its first non-UTF-8 byte, before anything is sent', async () => {
+    const text = Buffer.from('version: 1\npipeline: pl_customers\nname: caf\xe9\ninput: {file: ./customers.csv}\noptions: {destinationFileName: caf\xe9.csv}\n', 'latin1');
+    await write(text);
+    const message = 'job.yaml:3:10: the job file is not UTF-8 text: byte 0xE9 here is not UTF-8, "é" in Latin-1 (the file was probably saved as Latin-1 or Windows-1252); save it as UTF-8.';
+    await expectRefused('job.yaml', message);
+    // run refuses it the same way (exit 2, not a network error: nothing was sent to the unused port).
+    const r = await runCli(['run', 'job.yaml', '--yes'], { cwd: dir, env: { IMPORT_BASE_URL: 'http://127.0.0.1:9', IMPORT_API_KEY: 'k' } });
+    expect(r.stderr).toContain(message);
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('says in one short sentence that a UTF-16 job file is UTF-16, with or without a byte order mark', async () => {
+    const yaml = 'version: 1\ninput: {file: ./customers.csv}\n';
+    await write(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(yaml, 'utf16le')]), 'bom.yaml');
+    const r = await cli(['validate', 'bom.yaml']);
+    expect(r.stderr).toBe('error: bom.yaml:1:1: the job file is UTF-16 (little-endian) text, not UTF-8; save it as UTF-8 (most editors offer the encoding under "Save As").\n');
+    expect(r.exitCode).toBe(2);
+    await write(Buffer.from(yaml, 'utf16le'), 'nobom.yaml');
+    const r2 = await cli(['validate', 'nobom.yaml']);
+    expect(r2.stderr).toBe('error: nobom.yaml:1:1: the job file is UTF-16 text, not UTF-8; save it as UTF-8 (most editors offer the encoding under "Save As").\n');
+    expect(r2.exitCode).toBe(2);
+  });
+
+  it('says what differs when a mapped column only looks like a header: Unicode normalisation, a non-breaking space', async () => {
+    await writeFile(join(dir, 'names.csv'), 'Pre\u0301nom,Nom de famille\nAnn,Lee\n');
+    await write('version: 1\ninput: {file: ./names.csv}\nconfig:\n  mapping:\n    "Pr\u00e9nom": first\n    "Nom\u00a0de famille": last\n');
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:5:5: column "Pr\u00e9nom" in config.mapping is not in names.csv, whose columns are Pre\u0301nom, Nom de famille; it looks like "Pre\u0301nom" there but differs only in Unicode normalisation (NFC in the job file, NFD in names.csv); copy the name from names.csv.');
+    expect(r.stderr).toContain('job.yaml:6:5: column "Nom\u00a0de famille" in config.mapping is not in names.csv, whose columns are Pre\u0301nom, Nom de famille; it looks like "Nom de famille" there but has a non-breaking space in the job file where names.csv has a space; copy the name from names.csv.');
+    expect(r.exitCode).toBe(2);
+  });
+});
