@@ -110,9 +110,10 @@ const MAYBE_INEXACT = /\d{16}|[\d.]{17}|[eE][+-]?\d{3}/;
 export function parseJson(text: string, options: ParseJsonOptions = {}): unknown {
   const value: unknown = JSON.parse(text);
   const exact = Boolean(options.exactNumbers) && MAYBE_INEXACT.test(text);
+  const keys = objectKeys(value);
   // Fewer keys kept than written means a key repeats: the ordered parse finds where.
-  const repeats = Boolean(options.uniqueKeys) && writtenKeyCount(text) !== keptKeyCount(value);
-  return exact || repeats || hasIndexLikeKeys(value) ? parseOrdered(text, exact, repeats) : value;
+  const repeats = Boolean(options.uniqueKeys) && writtenKeyCount(text) !== keys.count;
+  return exact || repeats || keys.indexLike ? parseOrdered(text, exact, repeats) : value;
 }
 
 /**
@@ -127,25 +128,6 @@ function writtenKeyCount(text: string): number {
   return n;
 }
 
-/** How many own keys the objects inside `value` have. */
-function keptKeyCount(value: unknown): number {
-  let n = 0;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (v === null || typeof v !== 'object') continue;
-    if (Array.isArray(v)) {
-      for (const item of v) if (item !== null && typeof item === 'object') stack.push(item);
-      continue;
-    }
-    for (const key of Object.keys(v)) {
-      n++;
-      const item = (v as Record<string, unknown>)[key];
-      if (item !== null && typeof item === 'object') stack.push(item);
-    }
-  }
-  return n;
-}
 
 /**
  * A number literal as a data value: the double when it holds the written value, else a BigInt
@@ -178,8 +160,13 @@ function decimalDigits(literal: string): string {
   return trimmed === '' ? '0' : `${match[1]}${trimmed}e${scale}`;
 }
 
-/** Whether any object inside `value` has an integer-like key among others. */
-function hasIndexLikeKeys(value: unknown): boolean {
+/**
+ * What the objects inside `value` hold: how many own keys in all, and whether any has an
+ * integer-like key among others (its written order may differ from Object.keys'). One walk.
+ */
+function objectKeys(value: unknown): { count: number; indexLike: boolean } {
+  let count = 0;
+  let indexLike = false;
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();
@@ -189,14 +176,15 @@ function hasIndexLikeKeys(value: unknown): boolean {
       continue;
     }
     const keys = Object.keys(v);
+    count += keys.length;
     // Integer-like keys come first in Object.keys, so only then may the written order differ.
-    if (keys.length > 1 && isIndexLikeKey(keys[0])) return true;
+    if (keys.length > 1 && isIndexLikeKey(keys[0])) indexLike = true;
     for (const key of keys) {
       const item = (v as Record<string, unknown>)[key];
       if (item !== null && typeof item === 'object') stack.push(item);
     }
   }
-  return false;
+  return { count, indexLike };
 }
 
 /** The order-keeping parse: builds values from the parser's events. `text` is valid JSON. */

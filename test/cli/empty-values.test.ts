@@ -1,21 +1,10 @@
 /** An empty value for an option that takes a path or a number is refused, for every command, before anything runs. */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { copyExample, runCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempExample } from '../support/cli.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
-async function customers(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'import-empty-values-'));
-  dirs.push(dir);
-  await copyExample('customers', dir);
-  return dir;
-}
 
 describe('empty option values', () => {
   for (const [args, flag, kind] of [
@@ -28,7 +17,7 @@ describe('empty option values', () => {
     [['--timeout=', 'validate', 'job.yaml'], '--timeout', 'number'],
   ] as const) {
     it(`refuses ${args.join(' ')} naming ${flag}`, async () => {
-      const dir = await customers();
+      const dir = await tempExample('customers');
       const r = await runCli([...args], { cwd: dir, timeoutMs: 10_000 });
       expect(r.stderr).toBe(`error: ${flag} was given an empty value; give it a ${kind}${kind === 'path' ? ', or leave the option out' : ''}.\n`);
       expect(r.exitCode).toBe(2);
@@ -37,7 +26,7 @@ describe('empty option values', () => {
   }
 
   it('takes the last of a repeated single-value option, as gh and kubectl do', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     const r = await runCli(['dry-run', 'job.yaml', '--out', 'a.csv', '--out', 'b.csv'], { cwd: dir });
     expect(r.exitCode).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['b.csv', 'customers.csv', 'job.yaml', 'schema.yaml']);

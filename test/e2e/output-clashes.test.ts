@@ -2,24 +2,12 @@
  * Outputs that would destroy a file the command reads, or another output, and outputs that cannot
  * be written: refused with exit 2 and one sentence before anything is written.
  */
-import { link, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { link, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { copyExample, runCli, type CliResult } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempExample, type CliResult } from '../support/cli.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
-/** A copy of examples/customers in a new temp folder. */
-async function customers(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'import-e2e-clashes-'));
-  dirs.push(dir);
-  await copyExample('customers', dir);
-  return dir;
-}
 
 /** Every file of the folder with its content, to show nothing changed. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
@@ -39,7 +27,7 @@ function expectRefused(r: CliResult, ...words: string[]): void {
 
 describe('outputs that are files the command reads or writes', () => {
   it('refuses --out naming the job file', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     const before = await snapshot(dir);
     const r = await runCli(['dry-run', 'job.yaml', '--out', 'job.yaml'], { cwd: dir });
     expectRefused(r, '--out job.yaml is the same file as the job file job.yaml', 'choose another --out path');
@@ -47,7 +35,7 @@ describe('outputs that are files the command reads or writes', () => {
   });
 
   it('refuses --out naming the input through a symbolic link, a hard link or ./x/../', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     await symlink('customers.csv', join(dir, 'soft.csv'));
     await link(join(dir, 'customers.csv'), join(dir, 'hard.csv'));
     const before = await snapshot(dir);
@@ -59,7 +47,7 @@ describe('outputs that are files the command reads or writes', () => {
   });
 
   it('refuses a job whose input.file is its own default output', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     await writeFile(join(dir, 'job2.out.csv'), await readFile(join(dir, 'customers.csv')));
     await writeFile(join(dir, 'job2.yaml'), (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('./customers.csv', './job2.out.csv'));
     const before = await snapshot(dir);
@@ -69,7 +57,7 @@ describe('outputs that are files the command reads or writes', () => {
   });
 
   it('refuses two outputs on one file: --rejects on --out, --rejects on the default output, --report on the job file', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     const before = await snapshot(dir);
     expectRefused(await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--rejects', 'out.csv'], { cwd: dir }), '--rejects out.csv is the same file as --out out.csv');
     expectRefused(await runCli(['dry-run', 'job.yaml', '--rejects', 'job.out.csv'], { cwd: dir }), '--rejects job.out.csv is the same file as the default output job.out.csv');
@@ -79,14 +67,14 @@ describe('outputs that are files the command reads or writes', () => {
   });
 
   it('refuses the same with run --dry-run', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     const before = await snapshot(dir);
     expectRefused(await runCli(['run', 'job.yaml', '--dry-run', '--out', 'customers.csv'], { cwd: dir }), '--out customers.csv is the same file as the input');
     expect(await snapshot(dir)).toEqual(before);
   });
 
   it('refuses init --write over its own input, even with --force, and --schema-file on --write', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     const before = await snapshot(dir);
     expectRefused(await runCli(['init', 'customers.csv', '--write', 'customers.csv', '--force'], { cwd: dir }), '--write customers.csv is the same file as the input customers.csv');
     expectRefused(await runCli(['init', 'customers.csv', '--write', 'new.yaml', '--schema-file', 'new.yaml'], { cwd: dir }), '--schema-file new.yaml is the same file as --write new.yaml');
@@ -94,7 +82,7 @@ describe('outputs that are files the command reads or writes', () => {
   });
 
   it('still writes /dev/null as both the output and the rejects', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     const r = await runCli(['dry-run', 'job.yaml', '--out', '/dev/null', '--rejects', '/dev/null'], { cwd: dir });
     expect(r.exitCode).toBe(0);
   });
@@ -108,7 +96,7 @@ describe('--rejects and --report that cannot be written', () => {
     ['--report', '.', 'it is a folder; give a file path to --report'],
   ] as const) {
     it(`refuses ${flag} ${path} before writing the output`, async () => {
-      const dir = await customers();
+      const dir = await tempExample('customers');
       const before = await snapshot(dir);
       const r = await runCli(['dry-run', 'job.yaml', flag, path], { cwd: dir });
       expectRefused(r, `(${flag})`, words);

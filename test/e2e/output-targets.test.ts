@@ -3,26 +3,14 @@
  * never replaced by a regular file). Everything lives in a temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { copyExample, runCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempExample } from '../support/cli.js';
 
 const EXPECTED_FIRST_LINES = "id,full_name,email,amount,country,created_at,phone\n1001,Mary-Jane O'Neil,";
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
-/** A copy of examples/customers in a new temp folder. */
-async function customers(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'import-e2e-targets-'));
-  dirs.push(dir);
-  await copyExample('customers', dir);
-  return dir;
-}
 
 /** Reads a FIFO in a child process until the writer closes it (killed after `timeoutMs`). */
 function readFifo(path: string, timeoutMs = 15_000): Promise<string> {
@@ -38,7 +26,7 @@ function readFifo(path: string, timeoutMs = 15_000): Promise<string> {
 
 describe('dry-run output targets', () => {
   it('writes through a symbolic link, keeping the link and replacing what it names', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     await mkdir(join(dir, 'real'));
     await writeFile(join(dir, 'real', 'target.csv'), 'previous\n');
     await symlink('real/target.csv', join(dir, 'out.csv'));
@@ -52,7 +40,7 @@ describe('dry-run output targets', () => {
   });
 
   it('streams the output and the rejects into named pipes, which stay pipes', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     for (const name of ['out.csv', 'rejects.csv']) expect(spawnSync('mkfifo', [join(dir, name)]).status).toBe(0);
     const output = readFifo(join(dir, 'out.csv'));
     const rejects = readFifo(join(dir, 'rejects.csv'));
@@ -68,7 +56,7 @@ describe('dry-run output targets', () => {
   });
 
   it('sends a whole Excel workbook into a named pipe', async () => {
-    const dir = await customers();
+    const dir = await tempExample('customers');
     expect(spawnSync('mkfifo', [join(dir, 'out.xlsx')]).status).toBe(0);
     const reader = spawn('cat', [join(dir, 'out.xlsx')], { stdio: ['ignore', 'pipe', 'inherit'] });
     const chunks: Buffer[] = [];

@@ -1,9 +1,10 @@
 /** Runs the real CLI (`node bin/import.js`) in a child process, isolated from the user's config and env. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 
 /** The repository root. */
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -18,6 +19,14 @@ export const BIN = join(ROOT, 'bin', 'import.js');
  */
 export async function copyExample(name: string, to: string): Promise<void> {
   await cp(join(ROOT, 'examples', name), to, { recursive: true, filter: (source) => !/\.out\.(csv|xlsx)$/.test(source) });
+}
+
+/** A copy of examples/<name> (copyExample) in a new temp folder, removed when the test finishes. */
+export async function tempExample(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `import-${name}-`));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  await copyExample(name, dir);
+  return dir;
 }
 
 /** What `runCli` returns. */
