@@ -237,10 +237,16 @@ function addDistinct(set: Set<string>, value: string): boolean {
   return set.size > MAX_CATEGORIES;
 }
 
-/** Index of the sheet with the highest quality; ties: more rows, then first. */
+/**
+ * Index of the sheet with the highest quality; ties: more rows, then first. A hidden sheet (a
+ * lookup table the workbook keeps out of its user's sight) is picked only when every sheet is.
+ */
 function pickBest(sheets: SheetInfo[], quality: (index: number) => number): number {
-  let best = 0;
-  for (let i = 1; i < sheets.length; i++) {
+  const visible = sheets.some((s) => !s.hidden);
+  let best = -1;
+  for (let i = 0; i < sheets.length; i++) {
+    if (visible && sheets[i].hidden) continue;
+    if (best < 0) { best = i; continue; }
     const q = quality(i);
     const b = quality(best);
     if (q > b || (q === b && sheets[i].rowCount > sheets[best].rowCount)) best = i;

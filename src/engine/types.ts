@@ -175,7 +175,8 @@ export interface Step {
 export const SAMPLE_ROWS = 10_000;
 
 /** One sheet of a workbook: its header and how many data rows it has. */
-export interface SheetInfo { name: string; columns: string[]; rowCount: number }
+/** A sheet of a workbook input; `hidden` when the workbook hides it from its user. */
+export interface SheetInfo { name: string; columns: string[]; rowCount: number; hidden?: boolean }
 
 /** An opened input: a CSV/TSV/XLSX/JSON file or inline rows. */
 export interface InputSource {

@@ -49,7 +49,8 @@ export class BookError extends Error {
 export type Strictness = 'strict' | 'lenient';
 
 /** One worksheet of the workbook, in workbook order. */
-export interface BookSheet { name: string; path: string }
+/** A worksheet of the book; `hidden` when the workbook hides it (`state="hidden"` or `"veryHidden"`). */
+export interface BookSheet { name: string; path: string; hidden: boolean }
 
 /** A cell: its 0-based column and its value as text (null when missing or empty). */
 type CellValue = string | null;
@@ -468,14 +469,14 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
   if (!reader.has(workbook)) {
     throw new BookError(reader.has('xl/workbook.bin') ? 'it is a binary workbook (.xlsb), which cannot be read' : 'it has no workbook part (xl/workbook.xml)');
   }
-  const listed: { name: string; rid: string }[] = [];
+  const listed: { name: string; rid: string; hidden: boolean }[] = [];
   let date1904 = false;
   let recalculates = false;
   await reader.parse(workbook, {
     open(name, a) {
       if (name === 'sheet') {
         const rid = Object.keys(a).find((key) => key === 'id' || key.endsWith(':id'));
-        listed.push({ name: a.name ?? '', rid: rid ? a[rid] : '' });
+        listed.push({ name: a.name ?? '', rid: rid ? a[rid] : '', hidden: a.state === 'hidden' || a.state === 'veryHidden' });
       } else if (name === 'workbookPr') {
         date1904 = a.date1904 === '1' || a.date1904 === 'true';
       } else if (name === 'calcPr') {
@@ -485,12 +486,12 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
   });
   const rels = await relationships(reader, workbook);
   const sheets: BookSheet[] = [];
-  listed.forEach(({ name, rid }, i) => {
+  listed.forEach(({ name, rid, hidden }, i) => {
     const rel = rels.get(rid);
     // Chart, dialog and macro sheets hold no cells: they are not sheets to import.
     if (rel && !rel.type.endsWith('/worksheet')) return;
     const path = rel?.target ?? `xl/worksheets/sheet${i + 1}.xml`;
-    if (reader.has(path)) sheets.push({ name, path });
+    if (reader.has(path)) sheets.push({ name, path, hidden });
   });
   const byType = (suffix: string, fallback: string) => {
     const rel = [...rels.values()].find((r) => r.type.endsWith(suffix));

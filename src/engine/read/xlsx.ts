@@ -53,7 +53,7 @@ async function listSheets(path: string, display: string): Promise<SheetInfo[]> {
     for (const sheet of book.sheets) {
       const { first, count } = await book.summary(sheet);
       const header = first ? clean(first) : undefined;
-      sheets.push({ name: sheet.name, columns: header ? columnNames(header.slice(0, usedWidth(header))) : [], rowCount: count });
+      sheets.push({ name: sheet.name, columns: header ? columnNames(header.slice(0, usedWidth(header))) : [], rowCount: count, ...(sheet.hidden ? { hidden: true } : {}) });
     }
   } catch (error) {
     throw unreadableBook(display, error);

@@ -101,7 +101,7 @@ describe('a workbook written by hand with what simple readers get wrong', () => 
   it('lists its sheets from the workbook part whatever the ZIP order, absolute targets and prefixes', async () => {
     expect(await (await openInput({ file })).sheets()).toEqual([
       { name: 'Edge & <Cases>', columns: ['name', 'value', 'when', 'note'], rowCount: 4 },
-      { name: 'Hidden', columns: ['secret'], rowCount: 0 },
+      { name: 'Hidden', columns: ['secret'], rowCount: 0, hidden: true },
     ]);
   });
 
@@ -218,5 +218,25 @@ describe('text that looks like an escape, written by XlsxWriter (strings-xlsxwri
     expect(r.exitCode, r.stderr).toBe(0);
     const { rows } = await readSheet(out, 'data');
     expect(rows.map((row) => row[1])).toEqual(texts);
+  });
+});
+
+describe('a hidden sheet, written by openpyxl (hidden-openpyxl.xlsx)', () => {
+  const file = join(FIXTURES, 'hidden-openpyxl.xlsx');
+
+  it('lists the hidden sheet as hidden', async () => {
+    expect(await (await openInput({ file })).sheets()).toEqual([
+      { name: 'Orders', columns: ['id', 'amount'], rowCount: 3 },
+      { name: 'Lookup', columns: ['code', 'label'], rowCount: 10, hidden: true },
+    ]);
+  });
+
+  it('suggests the visible sheet, not the hidden one holding more rows, when nothing else decides', async () => {
+    const job = join(dir, 'hidden.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, ''].join('\n'));
+    const out = join(dir, 'hidden.csv');
+    const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(out, 'utf8')).toBe('id,amount\n1,10.5\n2,20\n3,7.25\n');
   });
 });
