@@ -76,6 +76,8 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
     let rows: Row[] = [];
     let numbers: number[] = [];
     let dataRows = 0;
+    /** The header row: its number and, when it holds one value, that value (a title above the table?). */
+    let header: { number: number; lone?: string } | undefined;
     const iterator = book.rows(sheet, {
       onBytes: opts.onProgress,
       strict: 'strict',
@@ -94,14 +96,19 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
         const used = usedWidth(cells as (string | null)[]);
         if (used === 0) continue;
         if (width < 0) {
-          const header = (cells as (string | null)[]).slice(0, used);
-          const columns = columnNames(header);
+          const names = (cells as (string | null)[]).slice(0, used);
+          const columns = columnNames(names);
           width = columns.length;
-          yield { columns, notes: headerNote(header, columns, `${display}, sheet "${sheet.name}"`) };
+          header = { number: row.number, lone: used === 1 ? names[0] ?? undefined : undefined };
+          yield { columns, notes: headerNote(names, columns, `${display}, sheet "${sheet.name}"`) };
           continue;
         }
         // Trailing empty cells are not stored in XLSX: short rows are normal and padded.
         if (used > width) {
+          // A lone value above wider rows is a title, not a header: --lenient would cut the table to one column.
+          if (dataRows === 0 && header?.lone !== undefined) {
+            throw new UsageError(`${display}, sheet "${sheet.name}": row ${header.number} holds one value (${JSON.stringify(header.lone)}) and row ${row.number} holds ${used}, so row ${header.number} looks like a title above the table, not its header (the header is the first non-empty row); delete the rows above the header in the workbook and retry.`);
+          }
           if (!lenient) {
             throw new UsageError(`${display}, sheet "${sheet.name}", row ${row.number}: row has a value in column ${used} but the header has ${width} column${width === 1 ? '' : 's'}; add a header for it or pass --lenient to cut such rows.`);
           }

@@ -240,3 +240,18 @@ describe('a hidden sheet, written by openpyxl (hidden-openpyxl.xlsx)', () => {
     expect(await readFile(out, 'utf8')).toBe('id,amount\n1,10.5\n2,20\n3,7.25\n');
   });
 });
+
+describe('a report title above the table, written by openpyxl (title-openpyxl.xlsx)', () => {
+  const file = join(FIXTURES, 'title-openpyxl.xlsx');
+
+  it('refuses it saying the first row looks like a title, with or without --lenient (which would cut the table to one column)', async () => {
+    const job = join(dir, 'title.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, ''].join('\n'));
+    const message = `${file}, sheet "Sales": row 1 holds one value ("Sales report 2024") and row 3 holds 2, so row 1 looks like a title above the table, not its header (the header is the first non-empty row); delete the rows above the header in the workbook and retry.`;
+    for (const extra of [[], ['--lenient']]) {
+      const r = await runCli(['dry-run', job, '--out', join(dir, 'title.csv'), ...extra], { timeoutMs: 30_000 });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: ${message}`);
+    }
+  });
+});
