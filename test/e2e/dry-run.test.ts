@@ -2,7 +2,9 @@ import { mkdtemp, readFile, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyExample, runCli } from '../support/cli.js';
+import { spawnSync } from 'node:child_process';
+import { copyExample, runCli, tempExample } from '../support/cli.js';
+import { findPython, noPythonReason } from '../support/python.js';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 
@@ -178,6 +180,32 @@ describe('import dry-run on bad input', () => {
     const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
     expect(r.exitCode).toBe(0);
     expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('first_name,age\nann,3\n');
+  });
+});
+
+/** The rows Python's csv module reads from a CSV file (JSON through stdout), or undefined when there is no python3. */
+function pythonCsvRows(path: string): string[][] | undefined {
+  const python = findPython(['csv', 'json']);
+  if (!python) return undefined;
+  const script = 'import csv, json, sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))))';
+  const r = spawnSync(python, ['-c', script, path], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('import dry-run output, read back by other programs', () => {
+  it('quotes a date_time value that a text rule made into text with a comma', async (context) => {
+    const dir = await tempExample('customers');
+    const job = await readFile(join(dir, 'job.yaml'), 'utf8');
+    await writeFile(join(dir, 'job.yaml'), job.replace('      phone: {"[^0-9+]": ""}', '      phone: {"[^0-9+]": ""}\n      created_at: {"^(\\\\d{4})-(\\\\d\\\\d)-(\\\\d\\\\d)T(.*)$": "$2/$3/$1, $4 "}'));
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const table: unknown[][] = JSON.parse(r.stdout).runWebhook.dataTable;
+    expect(table[1][5]).toBe('03/05/2024, 19:22:10 ');
+    expect((await readFile(join(dir, 'out.csv'), 'utf8')).split('\n')[1]).toContain(',"03/05/2024, 19:22:10 ",');
+    const rows = pythonCsvRows(join(dir, 'out.csv'));
+    if (!rows) return context.skip(noPythonReason(['csv'], 'python3'));
+    expect(rows).toEqual(table.map((row) => row.map((v) => (v === null ? '' : String(v)))));
   });
 });
 

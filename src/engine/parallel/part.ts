@@ -79,7 +79,7 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     }
   }
   const rules = activeRules(table.columns, job.config, ctx);
-  const format = rowFormat(table.columns, table.types);
+  const format = rowFormat(table.columns);
   // Excel: rows get their numbers in the merge, which alone knows which rows stay.
   const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
   for await (const batch of table.batches) {

@@ -3,7 +3,6 @@
  * only when it holds a comma, a quote, CR or LF, or starts or ends with a space.
  */
 import { closeSync, openSync } from 'node:fs';
-import type { DataType } from '../../contract/index.js';
 import type { Batch, Row, Table, Value } from '../types.js';
 import { writeAll } from './fd.js';
 
@@ -35,19 +34,19 @@ export function csvLine(row: readonly (Value | undefined)[]): string {
 }
 
 /** How a table's rows become CSV lines: made once per table by rowFormat, used per batch by CsvEncoder. */
-export interface RowFormat { width: number; checked: boolean[] }
+export interface RowFormat { width: number }
 
-/** The row format of a table with these columns and types. */
-export function rowFormat(columns: readonly string[], types: readonly (DataType | undefined)[]): RowFormat {
-  // Numbers and dates are written from values the engine made (`String(n)`, `YYYY-MM-DDTHH:mm:ss`):
-  // they never need quotes, so only the other columns are checked.
-  return { width: columns.length, checked: columns.map((_, i) => types[i] !== 'date_time') };
+/** The row format of a table with these columns. */
+export function rowFormat(columns: readonly string[]): RowFormat {
+  // Every text cell is checked, whatever its column's type: text rules, fill, pivot and scripts run
+  // after the data-type step and may put a comma or a space in a date_time column's value (its
+  // engine-made `YYYY-MM-DDTHH:mm:ss` is 19 ASCII units, checked in the copy loop at no extra cost).
+  return { width: columns.length };
 }
 
 /**
  * Text cells up to this many units are copied and checked in JavaScript, then quoted in place when
- * they must be; longer ones that may need quotes are copied with their quotes doubled on the way
- * (those that never do, date-time columns, are encoded by Node).
+ * they must be; longer ones are copied with their quotes doubled on the way.
  */
 const COPIED_TEXT = 48;
 
@@ -137,7 +136,7 @@ export class ByteBuffer {
 export class CsvEncoder extends ByteBuffer {
   /** Appends rows as lines, each ending in `\n`; when `ends` is given it receives each line's end offset in bytes. */
   addRows(rows: readonly Row[], format: RowFormat, ends?: number[] | Float64Array): void {
-    const { width, checked } = format;
+    const { width } = format;
     // One loop over locals: the buffer and offset live in registers, not in fields, until the end.
     let buf = this.buffer;
     let at = this.length;
@@ -173,7 +172,8 @@ export class CsvEncoder extends ByteBuffer {
         if (n === 0) continue;
         // ASCII text is copied here while it is checked for quoting (a native call costs more than
         // the copy of short text); text that is not ASCII is encoded by Node and checked as a string.
-        const check = checked[k] && typeof v === 'string';
+        // A number's own text (`1e+21`, `-1.5e-7`) never needs quotes.
+        const check = typeof v === 'string';
         let written = 0;
         let quotes = 0;
         let quoted = false;
@@ -186,7 +186,8 @@ export class CsvEncoder extends ByteBuffer {
             else if (c === 44 || c === 10 || c === 13) quoted = true;
           }
           if (written < n) written = (buf as FastBuffer).utf8Write(s, at);
-        } else if (check) {
+        } else {
+          // (Only text is this long: a number's text is at most 25 units.)
           // Longer text that may need quotes (notes, descriptions: often quoted in the input too) is
           // copied one byte on, its quotes doubled as it goes, so quoting costs no second pass.
           let to = at + 1;
@@ -211,7 +212,7 @@ export class CsvEncoder extends ByteBuffer {
             continue;
           }
           written = (buf as FastBuffer).utf8Write(s, at);
-        } else written = (buf as FastBuffer).utf8Write(s, at);
+        }
         if (!check) {
           at += written;
           continue;
@@ -302,7 +303,7 @@ export async function writeCsv(table: Table, path: string): Promise<{ rows: numb
   if ((table as Partial<PreformattedTable>)[PREFORMATTED]) return writePreformatted(table as PreformattedTable, path);
   const fd = openSync(path, 'w');
   const encoder = new CsvEncoder(2 * WRITE_CHUNK);
-  const format = rowFormat(table.columns, table.types);
+  const format = rowFormat(table.columns);
   let rows = 0;
   const flush = () => {
     writeAll(fd, encoder.buffer.subarray(0, encoder.length));
