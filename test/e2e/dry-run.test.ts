@@ -193,6 +193,16 @@ function pythonCsvRows(path: string): string[][] | undefined {
   return JSON.parse(r.stdout);
 }
 
+/** The rows pandas reads from a CSV file, as text (missing as ''), header first; undefined without pandas. */
+function pandasCsvRows(path: string): string[][] | undefined {
+  const python = findPython(['pandas']);
+  if (!python) return undefined;
+  const script = 'import json, sys, pandas as pd\nd = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False)\nprint(json.dumps([list(d.columns)] + d.values.tolist()))';
+  const r = spawnSync(python, ['-c', script, path], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
 describe('import dry-run output, read back by other programs', () => {
   it('quotes a date_time value that a text rule made into text with a comma', async (context) => {
     const dir = await tempExample('customers');
@@ -206,6 +216,38 @@ describe('import dry-run output, read back by other programs', () => {
     const rows = pythonCsvRows(join(dir, 'out.csv'));
     if (!rows) return context.skip(noPythonReason(['csv'], 'python3'));
     expect(rows).toEqual(table.map((row) => row.map((v) => (v === null ? '' : String(v)))));
+  });
+
+  it('writes a missing value of a one-column output as "", so readers keep the row', async (context) => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-one-column-'));
+    await writeFile(join(dir, 'in.csv'), 'name\nann\nbob\n""\ncid\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Wrote 4 rows');
+    expect(await readFile(join(dir, 'out.csv'), 'utf8')).toBe('name\nann\nbob\n""\ncid\n');
+    // Our own reader takes the file back with the same rows.
+    await writeFile(join(dir, 'again.yaml'), 'version: 1\ninput:\n  file: ./out.csv\n');
+    const again = await runCli(['dry-run', join(dir, 'again.yaml'), '--out', join(dir, 'again.csv')]);
+    expect(again.stderr).toContain('Rows: 4 in, 4 out');
+    const rows = pythonCsvRows(join(dir, 'out.csv'));
+    if (!rows) return context.skip(noPythonReason(['csv'], 'python3'));
+    expect(rows).toEqual([['name'], ['ann'], ['bob'], [''], ['cid']]);
+    const frame = pandasCsvRows(join(dir, 'out.csv'));
+    if (!frame) return context.skip(noPythonReason(['pandas'], 'python3-pandas'));
+    expect(frame).toEqual([['name'], ['ann'], ['bob'], [''], ['cid']]);
+  });
+
+  it('refuses an output with no columns, saying why, and writes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-no-columns-'));
+    await writeFile(join(dir, 'in.csv'), 'a,b\n1,\n2,\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  mapping: {a: null, b: null}\n');
+    for (const out of ['out.csv', 'out.xlsx']) {
+      const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, out), '--rejects', join(dir, 'rejects.csv')]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`error: The output ${join(dir, out)} would have no columns (every input column is unmapped, or a script removed them all), so nothing was written; map at least one column under config.mapping.`);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['in.csv', 'job.yaml']);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * CSV writer (engine.md step 12): UTF-8 without BOM, comma, `\n`, a header row; a field is quoted
- * only when it holds a comma, a quote, CR or LF, or starts or ends with a space.
+ * only when it holds a comma, a quote, CR or LF, or starts or ends with a space. Engine.md leaves
+ * open the one-column row whose value is missing: we write `""`, since readers skip an empty line.
  */
 import { closeSync, openSync } from 'node:fs';
 import type { Batch, Row, Table, Value } from '../types.js';
@@ -26,9 +27,10 @@ export function csvField(value: Value | undefined): string {
   return value.indexOf('"') === -1 ? '"' + value + '"' : '"' + value.replace(/"/g, '""') + '"';
 }
 
-/** One row as a CSV line, without its line break. */
+/** One row as a CSV line, without its line break; a one-column row whose value is empty is `""` (an empty line is no row to readers). */
 export function csvLine(row: readonly (Value | undefined)[]): string {
   let line = row.length > 0 ? csvField(row[0]) : '';
+  if (row.length === 1 && line === '') return '""';
   for (let i = 1; i < row.length; i++) line += ',' + csvField(row[i]);
   return line;
 }
@@ -169,7 +171,14 @@ export class CsvEncoder extends ByteBuffer {
           buf = this.buffer;
         }
         if (k > 0) buf[at++] = 44;
-        if (n === 0) continue;
+        if (n === 0) {
+          // A one-column row whose value is missing is `""`: an empty line is skipped by readers.
+          if (width === 1) {
+            buf[at++] = 34;
+            buf[at++] = 34;
+          }
+          continue;
+        }
         // ASCII text is copied here while it is checked for quoting (a native call costs more than
         // the copy of short text); text that is not ASCII is encoded by Node and checked as a string.
         // A number's own text (`1e+21`, `-1.5e-7`) never needs quotes.

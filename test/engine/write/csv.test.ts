@@ -139,6 +139,34 @@ describe('CSV writer', () => {
     expect(back).toEqual(rows);
   });
 
+  it('writes a one-column row whose value is missing as "", which the reader takes back as that row', async () => {
+    const path = join(dir, 'one-column.csv');
+    const rows: Row[] = [['ann'], [null], [''], ['cid'], [Number.NaN]];
+    await writeTable(table(['name'], rows), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('name\nann\n""\n""\ncid\n""\n');
+    const encoder = new CsvEncoder(4);
+    encoder.addRows(rows, rowFormat(['name']));
+    expect(encoder.buffer.toString('utf8', 0, encoder.length)).toBe('ann\n""\n""\ncid\n""\n');
+    expect(csvLine([null])).toBe('""');
+    expect(csvLine([''])).toBe('""');
+    expect(csvLine([null, null])).toBe(',');
+    const read = await (await openInput({ file: path })).open();
+    const back: Row[] = [];
+    for await (const batch of read.batches) back.push(...batch.rows);
+    expect(back).toEqual([['ann'], [null], [null], ['cid'], [null]]);
+  });
+
+  it('refuses an output with no columns and writes nothing', async () => {
+    const sub = await mkdtemp(join(dir, 'nocols-'));
+    for (const format of ['csv', 'excel'] as const) {
+      const path = join(sub, `out.${format === 'csv' ? 'csv' : 'xlsx'}`);
+      const error = await writeTable(table([], [[], []]), path, format).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toBe(`The output ${path} would have no columns (every input column is unmapped, or a script removed them all), so nothing was written; map at least one column under config.mapping.`);
+    }
+    expect(await readdir(sub)).toEqual([]);
+  });
+
   it('fails before writing when the output folder does not exist', async () => {
     const path = join(dir, 'no', 'such', 'out.csv');
     const error = await writeTable(table(['a'], [['1']]), path, 'csv').then(() => undefined, (e: unknown) => e);
