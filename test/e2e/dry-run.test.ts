@@ -249,6 +249,18 @@ describe('import dry-run output, read back by other programs', () => {
     }
     expect((await readdir(dir)).sort()).toEqual(['in.csv', 'job.yaml']);
   });
+
+  it('warns, as the Excel writer does, when unpaired surrogates become U+FFFD in the CSV', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-surrogates-'));
+    await writeFile(join(dir, 'in.json'), '[{"id": "1", "t": "a\\ud800b"}, {"id": "2", "t": "c\\udc00d"}]');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.json\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const warning = 'CSV output: 2 character(s) that UTF-8 cannot hold (unpaired surrogates) were replaced with U+FFFD.';
+    expect(r.stderr).toContain(`warning: ${warning}`);
+    expect(JSON.parse(r.stdout).report.warnings).toContain(warning);
+    expect(await readFile(join(dir, 'out.csv'), 'utf8')).toBe('id,t\n1,a\ufffdb\n2,c\ufffdd\n');
+  });
 });
 
 describe('import validate', () => {

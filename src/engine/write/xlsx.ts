@@ -31,7 +31,7 @@ import { isMissing } from '../missing.js';
 import { isoOutputSeconds } from '../parse.js';
 import type { Row, Table } from '../types.js';
 import { DEFLATE_CHUNK, DeflateSink } from './deflate.js';
-import { ByteBuffer, PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
+import { ByteBuffer, newFixes, PREFORMATTED, replacedWarning, writeNumber, type OutputFixes, type PreformattedBatch, type PreformattedTable } from './csv.js';
 import { crc32Combine, ZipWriter } from './zip.js';
 
 /** Number format of date_time cells. */
@@ -58,24 +58,13 @@ const PLACEHOLDER = '\x01' + ' '.repeat(SLOT - 1);
 const PLACEHOLDER_BYTE = 1;
 
 /** Data changed so the workbook stays valid, for the report (see the module comment). */
-export interface SheetFixes {
-  /** Characters replaced with U+FFFD. */
-  replaced: number;
-  /** Values cut to MAX_TEXT. */
-  cut: number;
-  /** date_time values before 1900-03-01 written as text. */
-  early: number;
-  /** When set, receives `[row index in batch, replaced, cut, early]` for each row that had fixes. */
-  rows?: number[];
-}
+export type SheetFixes = OutputFixes;
 
 /** A table of preformatted sheet rows (see PLACEHOLDER), with the fixes of the rows kept. */
-export interface PreformattedSheet extends PreformattedTable { sheetFixes?: SheetFixes }
+export type PreformattedSheet = PreformattedTable;
 
-/** Fresh counters; `perRow` also records which rows had fixes (a parallel run's workers). */
-export function newFixes(perRow = false): SheetFixes {
-  return { replaced: 0, cut: 0, early: 0, rows: perRow ? [] : undefined };
-}
+/** Fresh counters (csv.ts declares them for both writers). */
+export { newFixes };
 
 /** Adds the fixes of row `r` of a batch (from a worker's per-row record, read from `at`) to `into`; returns the next read position. */
 export function addRowFixes(into: SheetFixes, record: readonly number[], at: number, r: number, kept: boolean): number {
@@ -93,7 +82,7 @@ export function addRowFixes(into: SheetFixes, record: readonly number[], at: num
 /** The report's warnings for the fixes (none when nothing was changed). */
 export function fixWarnings(fixes: SheetFixes): string[] {
   const warnings: string[] = [];
-  if (fixes.replaced) warnings.push(`Excel output: ${fixes.replaced} character(s) that XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF) were replaced with U+FFFD.`);
+  if (fixes.replaced) warnings.push(replacedWarning('Excel', fixes.replaced, 'XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF)'));
   if (fixes.cut) warnings.push(`Excel output: ${fixes.cut} value(s) longer than ${MAX_TEXT.toLocaleString('en-US')} characters (an Excel cell's limit) were cut to that length.`);
   if (fixes.early) warnings.push(`Excel output: ${fixes.early} date_time value(s) before 1900-03-01, which Excel cannot show as dates, were written as text.`);
   return warnings;

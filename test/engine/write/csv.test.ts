@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { csvField, writeTable } from '../../../src/engine/write/index.js';
-import { CsvEncoder, csvLine, rowFormat } from '../../../src/engine/write/csv.js';
+import { CsvEncoder, csvLine, loneSurrogates, newFixes, rowFormat } from '../../../src/engine/write/csv.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
 
@@ -165,6 +165,26 @@ describe('CSV writer', () => {
       expect((error as Error).message).toBe(`The output ${path} would have no columns (every input column is unmapped, or a script removed them all), so nothing was written; map at least one column under config.mapping.`);
     }
     expect(await readdir(sub)).toEqual([]);
+  });
+
+  it('counts unpaired surrogates, which UTF-8 writes as U+FFFD, and warns with their number', async () => {
+    const path = join(dir, 'surrogates.csv');
+    const long = 'é'.repeat(60);
+    const rows: Row[] = [['a\ud800b', 'ok'], ['😀', 'c\udc00d' + long], ['x', '\udbff'], ['é\ud83d', 'plain']];
+    const warnings: string[] = [];
+    await writeTable(table(['id', 'bad\udfff'], rows), path, 'csv', (m) => warnings.push(m));
+    expect(warnings).toEqual(['CSV output: 5 character(s) that UTF-8 cannot hold (unpaired surrogates) were replaced with U+FFFD.']);
+    expect(await readFile(path, 'utf8')).toBe(`id,bad\ufffd\na\ufffdb,ok\n😀,c\ufffdd${long}\nx,\ufffd\né\ufffd,plain\n`);
+    expect(loneSurrogates('a\ud800\udc00\udc00\ud800')).toBe(2);
+    // A parallel run's worker records them per row, for the merge to count the rows kept.
+    const fixes = newFixes(true);
+    new CsvEncoder(8).addRows(rows, rowFormat(['id', 'b'], fixes));
+    expect(fixes.replaced).toBe(4);
+    expect(fixes.rows).toEqual([0, 1, 0, 0, 1, 1, 0, 0, 2, 1, 0, 0, 3, 1, 0, 0]);
+    // Well-formed text gives no warning.
+    const none: string[] = [];
+    await writeTable(table(['a'], [['😀 é']]), path, 'csv', (m) => none.push(m));
+    expect(none).toEqual([]);
   });
 
   it('fails before writing when the output folder does not exist', async () => {
