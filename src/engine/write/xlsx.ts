@@ -658,12 +658,12 @@ function sheetHead(columns: readonly string[], format: SheetFormat, ref: string)
 }
 const SHEET_TAIL = '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
 
-/** The header row: bold inline strings. */
+/** The header row: bold inline strings, each column's name as it is (a name of spaces too: only an empty one has no cell). */
 function headerRow(columns: readonly string[], format: SheetFormat): string {
   if (columns.length === 0) return '';
   let line = '<row r="1">';
   for (let k = 0; k < columns.length; k++) {
-    if (!isMissing(columns[k])) line += textCell(format.opens[k] + '1"', columns[k], format.fixes, ' s="2"');
+    if (columns[k] !== '') line += textCell(format.opens[k] + '1"', columns[k], format.fixes, ' s="2"');
   }
   return line + '</row>';
 }

@@ -190,3 +190,24 @@ function odfText(xml: string): string {
     .replace(/<[^>]+>/g, '')
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')).join('\n');
 }
+
+describe('XLSX writer, headers read back by other readers', () => {
+  /** The rows openpyxl reads from a workbook's `data` sheet (values as Python gives them, through JSON). */
+  async function openpyxlRows(file: string): Promise<unknown[][]> {
+    const script = 'import json, sys, openpyxl\nws = openpyxl.load_workbook(sys.argv[1], read_only=True)["data"]\nprint(json.dumps([list(r) for r in ws.iter_rows(values_only=True)]))';
+    const { stdout } = await run(python!, ['-c', script, file], { maxBuffer: 256 << 20, timeout: 120_000 });
+    return JSON.parse(stdout);
+  }
+
+  it('writes a column name of only whitespace into its header cell as it is', async (context) => {
+    const names = ['id', ' ', '\t', '\u3000', ' x '];
+    const file = join(dir, 'blank-names.xlsx');
+    await writeTable(makeTable(names, [[1, 'a', 'b', 'c', 'd']], { types: ['number', undefined, undefined, undefined, undefined] }), file, 'excel');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect((wb.getWorksheet('data')!.getRow(1).values as unknown[]).slice(1)).toEqual(names);
+    if (!python) return context.skip('skipped: no python3 with openpyxl (install the Debian package python3-openpyxl)');
+    expect(await openpyxlRows(file)).toEqual([names, [1, 'a', 'b', 'c', 'd']]);
+  });
+
+});
