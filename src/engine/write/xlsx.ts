@@ -668,14 +668,27 @@ function headerRow(columns: readonly string[], format: SheetFormat): string {
   return line + '</row>';
 }
 
-/** A deflate stored block (uncompressed, not final) holding `bytes`: the sheet's head, completed in place at the end. */
-function storedBlock(bytes: Buffer): Buffer {
-  const block = Buffer.alloc(5 + bytes.length);
-  block[0] = 0; // BFINAL 0, BTYPE 00 (stored), padded to the byte
-  block.writeUInt16LE(bytes.length, 1);
-  block.writeUInt16LE(~bytes.length & 0xffff, 3);
-  bytes.copy(block, 5);
-  return block;
+/** The most bytes a deflate stored block holds (its length field has 16 bits). */
+const STORED_MAX = 0xffff;
+
+/**
+ * Deflate stored blocks (uncompressed, not final) holding `bytes`, as many as it takes: the sheet's
+ * head, whose `<cols>` alone passes 64 KiB from about 1,200 columns; its first block (which holds
+ * the dimension) is completed in place at the end.
+ */
+function storedBlocks(bytes: Buffer): Buffer {
+  const count = Math.max(1, Math.ceil(bytes.length / STORED_MAX));
+  const out = Buffer.alloc(5 * count + bytes.length);
+  let at = 0;
+  for (let from = 0; at === 0 || from < bytes.length; from += STORED_MAX) {
+    const length = Math.min(STORED_MAX, bytes.length - from);
+    out[at] = 0; // BFINAL 0, BTYPE 00 (stored), padded to the byte
+    out.writeUInt16LE(length, at + 1);
+    out.writeUInt16LE(~length & 0xffff, at + 3);
+    bytes.copy(out, at + 5, from, from + length);
+    at += 5 + length;
+  }
+  return out;
 }
 
 /** Writes a table as an XLSX workbook to `path` (not atomic: see writeTable); resolves with the number of data rows. */
@@ -697,7 +710,8 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
     // The head goes first as a stored block, so its dimension can be completed in place once the
     // row count is known; the rows follow as one raw deflate stream, checksummed apart.
     const headAt = zip.position + 5;
-    zip.write(storedBlock(Buffer.from(sheetHead(columns, format, 'A1'), 'utf8')));
+    const firstHead = Buffer.from(sheetHead(columns, format, 'A1'), 'utf8');
+    zip.write(storedBlocks(firstHead));
     let rows = 0;
     const tooMany = () => new UsageError(`Cannot write ${path}: the output has more than ${(MAX_ROWS - 1).toLocaleString('en-US')} rows, the most an Excel sheet holds below its header; write CSV (outputFileType: csv) or drop rows.`);
     const sink = new DeflateSink(SHEET_LEVEL, (compressed) => zip.write(compressed));
@@ -729,7 +743,9 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
     await sink.end();
     const { crc, size } = sink;
     const head = Buffer.from(sheetHead(columns, format, columns.length ? `A1:${last}${rows + 1}` : 'A1'), 'utf8');
-    zip.patch(headAt, head);
+    // Only the dimension differs (padded to one length), and it lies in the first stored block.
+    if (head.length !== firstHead.length || !head.subarray(STORED_MAX).equals(firstHead.subarray(STORED_MAX))) throw new Error('Excel output: the sheet head changed beyond its first block.');
+    zip.patch(headAt, head.subarray(0, STORED_MAX));
     zip.end(entry, crc32Combine(crc32(head), crc, size), head.length + size);
     zip.finish();
     for (const message of fixWarnings(fixes)) warn(message);
