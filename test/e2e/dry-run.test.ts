@@ -261,6 +261,20 @@ describe('import dry-run output, read back by other programs', () => {
     expect(JSON.parse(r.stdout).report.warnings).toContain(warning);
     expect(await readFile(join(dir, 'out.csv'), 'utf8')).toBe('id,t\n1,a\ufffdb\n2,c\ufffdd\n');
   });
+
+  it('quotes a first column name that starts with U+FEFF, so the file does not begin with a BOM', async (context) => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-bom-name-'));
+    await writeFile(join(dir, 'in.json'), '[{"\\ufeffid": "1", "a": "x"}]');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.json\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const bytes = await readFile(join(dir, 'out.csv'));
+    expect(bytes.subarray(0, 3).toString('latin1')).not.toBe('\xef\xbb\xbf');
+    expect(bytes.toString('utf8')).toBe('"\ufeffid",a\n1,x\n');
+    const frame = pandasCsvRows(join(dir, 'out.csv'));
+    if (!frame) return context.skip(noPythonReason(['pandas'], 'python3-pandas'));
+    expect(frame).toEqual([['\ufeffid', 'a'], ['1', 'x']]);
+  });
 });
 
 describe('import validate', () => {

@@ -83,6 +83,16 @@ export function loneSurrogates(text: string): number {
 /** Whether text is well-formed UTF-16 (no unpaired surrogate): V8's native check (Node 20). */
 const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
+/**
+ * The header line (with its line break). A first name starting with U+FEFF is quoted: written bare,
+ * the file would begin with EF BB BF, which readers take for a byte-order mark and strip (engine.md:
+ * no BOM), renaming the column.
+ */
+export function csvHeader(columns: readonly string[]): string {
+  const line = csvLine(columns);
+  return (columns.length > 0 && columns[0].charCodeAt(0) === 0xfeff && line.charCodeAt(0) !== 34 ? quote(columns[0]) + line.slice(columns[0].length) : line) + '\n';
+}
+
 /** How a table's rows become CSV lines: made once per table by rowFormat, used per batch by CsvEncoder. */
 export interface RowFormat { width: number; fixes: OutputFixes }
 
@@ -339,7 +349,7 @@ async function writePreformatted(table: PreformattedTable, path: string, warn: (
   };
   let rows = 0;
   try {
-    writeAll(fd, Buffer.from(csvLine(table.columns) + '\n'));
+    writeAll(fd, Buffer.from(csvHeader(table.columns)));
     const fixes = table.sheetFixes ?? newFixes();
     fixes.replaced += headerFixes(table.columns);
     for await (const batch of table.batches) {
@@ -386,7 +396,7 @@ export async function writeCsv(table: Table, path: string, warn: (message: strin
     encoder.length = 0;
   };
   try {
-    writeAll(fd, Buffer.from(csvLine(table.columns) + '\n'));
+    writeAll(fd, Buffer.from(csvHeader(table.columns)));
     for await (const batch of table.batches) {
       rows += batch.rows.length;
       encoder.addRows(batch.rows, format);

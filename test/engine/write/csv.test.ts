@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { csvField, writeTable } from '../../../src/engine/write/index.js';
-import { CsvEncoder, csvLine, loneSurrogates, newFixes, rowFormat } from '../../../src/engine/write/csv.js';
+import { CsvEncoder, csvHeader, csvLine, loneSurrogates, newFixes, rowFormat } from '../../../src/engine/write/csv.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
 
@@ -185,6 +185,16 @@ describe('CSV writer', () => {
     const none: string[] = [];
     await writeTable(table(['a'], [['😀 é']]), path, 'csv', (m) => none.push(m));
     expect(none).toEqual([]);
+  });
+
+  it('quotes a first column name starting with U+FEFF, so the file never begins with a BOM', async () => {
+    const path = join(dir, 'bom-name.csv');
+    await writeTable(table(['\ufeffid', '\ufeffb'], [['1', '2']]), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('"\ufeffid",\ufeffb\n1,2\n');
+    expect(csvHeader(['\ufeffa,b', 'c'])).toBe('"\ufeffa,b",c\n');
+    expect(csvHeader(['id'])).toBe('id\n');
+    const read = await (await openInput({ file: path })).open();
+    expect(read.columns).toEqual(['\ufeffid', '\ufeffb']);
   });
 
   it('fails before writing when the output folder does not exist', async () => {
