@@ -121,6 +121,39 @@ describe('dry-run --rejects', () => {
   });
 });
 
+describe('dry-run --rejects: the name, the format and the header', () => {
+  const small = [
+    'id,email,amount,joined,city,notes',
+    '1,a@x.org,10,2024-01-01,Lyon,',
+    '2,,20,2024-01-02,Lyon,',
+  ].join('\n') + '\n';
+
+  it('writes JSON lines to a .jsonl name, the objects of the -o json report', async () => {
+    const sub = await mkdtemp(join(dir, 'jsonl-'));
+    await writeFile(join(sub, 'job.yaml'), JOB);
+    await writeFile(join(sub, 'people.csv'), small);
+    const r = await runCli(['dry-run', join(sub, 'job.yaml'), '-o', 'json', '--rejects', join(sub, 'rejects.jsonl'), '--out', join(sub, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = (await readFile(join(sub, 'rejects.jsonl'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual(JSON.parse(r.stdout).report.rejects);
+    expect(lines).toEqual([{ row: 2, rule: 'missingValues', origin: 'additional', fields: ['email'], original: null, values: { id: 2, email: null, amount: 20, joined: '2024-01-02T00:00:00', city: 'Lyon' } }]);
+  });
+
+  it('refuses, before reading anything, a name whose extension is a format rejects are not written in', async () => {
+    const sub = await mkdtemp(join(dir, 'refused-'));
+    await writeFile(join(sub, 'job.yaml'), JOB);
+    await writeFile(join(sub, 'people.csv'), small);
+    for (const name of ['rejects.xlsx', 'rejects.json', 'rejects.XLS']) {
+      const r = await runCli(['dry-run', join(sub, 'job.yaml'), '--rejects', join(sub, name), '--out', join(sub, 'out.csv')]);
+      expect(r.exitCode).toBe(2);
+      const ext = name.slice(name.lastIndexOf('.'));
+      expect(r.stderr.trim()).toBe(`error: --rejects ${join(sub, name)}: rejected rows are written as CSV (.csv) or JSON lines (.jsonl), not ${ext.toLowerCase()}; change the extension.`);
+    }
+    expect((await readdir(sub)).sort()).toEqual(['job.yaml', 'people.csv']);
+  });
+
+});
+
 describe('plan on a local input', () => {
   it('shows the first rows the run would reject', async () => {
     const service = await startEmulator({ schema: 'examples/customers/schema.yaml' });
