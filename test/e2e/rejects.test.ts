@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/engine/prng.js';
+import { spawnSync } from 'node:child_process';
 import { ROOT, runCli } from '../support/cli.js';
 import { startEmulator } from '../support/emulator.js';
+import { findPython, noPythonReason } from '../support/python.js';
 
 const JOB = `version: 1
 input:
@@ -152,6 +154,18 @@ describe('dry-run --rejects: the name, the format and the header', () => {
     expect((await readdir(sub)).sort()).toEqual(['job.yaml', 'people.csv']);
   });
 
+  it('renames an output column named like a fixed rejects column, so readers keyed by name keep both', async (context) => {
+    const sub = await mkdtemp(join(dir, 'clash-'));
+    await writeFile(join(sub, 'in.csv'), 'row,rule,email,row_2\nA1,keep,a@x.org,r\nA2,keep,,s\n');
+    await writeFile(join(sub, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  rowDropping:\n    - {method: missingValues, fields: [email]}\n');
+    const r = await runCli(['dry-run', join(sub, 'job.yaml'), '--rejects', join(sub, 'rejects.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(sub, 'rejects.csv'), 'utf8')).toBe('row,rule,origin,fields,original,row_3,rule_2,email,row_2\n2,missingValues,additional,email,,A2,keep,,s\n');
+    const python = findPython(['csv', 'json']);
+    if (!python) return context.skip(noPythonReason(['csv'], 'python3'));
+    const read = spawnSync(python, ['-c', 'import csv, json, sys\nprint(json.dumps(list(csv.DictReader(open(sys.argv[1], newline="")))))', join(sub, 'rejects.csv')], { encoding: 'utf8' });
+    expect(JSON.parse(read.stdout)).toEqual([{ row: '2', rule: 'missingValues', origin: 'additional', fields: 'email', original: '', row_3: 'A2', rule_2: 'keep', email: '', row_2: 's' }]);
+  });
 });
 
 describe('plan on a local input', () => {
