@@ -18,8 +18,10 @@ import type { MappingRow } from './report-html.js';
 
 /** The files a dry run was asked for. */
 export interface ExtrasRequest {
-  /** Absolute path of the rejects CSV. */
+  /** Absolute path of the rejects file. */
   rejects?: string;
+  /** Its format (from its extension: see rejectsFormat); CSV when absent. */
+  rejectsFormat?: 'csv' | 'jsonl';
   /** Whether the `-o json` report lists the rejects. */
   jsonRejects: boolean;
 }
@@ -44,7 +46,7 @@ export async function openExtras(request: ExtrasRequest): Promise<Extras> {
   const files: RejectsFile[] = [];
   let spoolPath: string | undefined;
   try {
-    if (request.rejects) files.push(await openRejectsFile(request.rejects, 'csv'));
+    if (request.rejects) files.push(await openRejectsFile(request.rejects, request.rejectsFormat ?? 'csv'));
     if (request.jsonRejects) {
       // JSON lines in a temp file, streamed into stdout after the run: memory stays flat.
       spoolPath = join(tmpdir(), `.import-rejects-${process.pid}-${randomBytes(6).toString('hex')}.jsonl`);

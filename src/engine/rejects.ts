@@ -8,6 +8,7 @@
 import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import { orderedObject } from '../contract/json.js';
 import { eachBatch, type Row, type Table, type Value } from './types.js';
+import { uniqueNames } from './read/csv.js';
 import { csvField, csvLine } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
 import { writeAll } from './write/fd.js';
@@ -96,6 +97,15 @@ export function releaseRejectsAfter(table: Table, orderer: RejectOrderer): Table
 /** The header of a rejects CSV file: fixed columns, then the output's columns. */
 export const REJECT_COLUMNS = ['row', 'rule', 'origin', 'fields', 'original'] as const;
 
+/**
+ * The rejects CSV's header: the fixed columns, then the output's, an output column named like one
+ * before it renamed as the readers rename a repeated header (`row` → `row_2`), so a reader keyed
+ * by name (DictReader, pandas) keeps the reject's own `row`.
+ */
+export function rejectsHeader(columns: readonly string[]): string[] {
+  return uniqueNames([...REJECT_COLUMNS, ...columns]);
+}
+
 /** One reject as a CSV line (no line break). */
 export function rejectCsvLine(reject: Reject): string {
   return `${reject.row},${csvField(reject.rule)},${reject.origin},${csvField(reject.fields.join(', '))},${csvField(reject.original)},${csvLine(reject.values)}`;
@@ -154,7 +164,7 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
       file.count = 0;
       position = 0;
       ftruncateSync(fd, 0);
-      chunk = format === 'csv' ? csvLine([...REJECT_COLUMNS, ...columns]) + '\n' : '';
+      chunk = format === 'csv' ? csvLine(rejectsHeader(columns)) + '\n' : '';
     },
     add(reject) {
       file.count++;

@@ -2,7 +2,9 @@ import { mkdtemp, readFile, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyExample, runCli } from '../support/cli.js';
+import { spawnSync } from 'node:child_process';
+import { copyExample, runCli, tempExample } from '../support/cli.js';
+import { findPython, noPythonReason } from '../support/python.js';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 
@@ -178,6 +180,100 @@ describe('import dry-run on bad input', () => {
     const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
     expect(r.exitCode).toBe(0);
     expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('first_name,age\nann,3\n');
+  });
+});
+
+/** The rows Python's csv module reads from a CSV file (JSON through stdout), or undefined when there is no python3. */
+function pythonCsvRows(path: string): string[][] | undefined {
+  const python = findPython(['csv', 'json']);
+  if (!python) return undefined;
+  const script = 'import csv, json, sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))))';
+  const r = spawnSync(python, ['-c', script, path], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+/** The rows pandas reads from a CSV file, as text (missing as ''), header first; undefined without pandas. */
+function pandasCsvRows(path: string): string[][] | undefined {
+  const python = findPython(['pandas']);
+  if (!python) return undefined;
+  const script = 'import json, sys, pandas as pd\nd = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False)\nprint(json.dumps([list(d.columns)] + d.values.tolist()))';
+  const r = spawnSync(python, ['-c', script, path], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('import dry-run output, read back by other programs', () => {
+  it('quotes a date_time value that a text rule made into text with a comma', async (context) => {
+    const dir = await tempExample('customers');
+    const job = await readFile(join(dir, 'job.yaml'), 'utf8');
+    await writeFile(join(dir, 'job.yaml'), job.replace('      phone: {"[^0-9+]": ""}', '      phone: {"[^0-9+]": ""}\n      created_at: {"^(\\\\d{4})-(\\\\d\\\\d)-(\\\\d\\\\d)T(.*)$": "$2/$3/$1, $4 "}'));
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const table: unknown[][] = JSON.parse(r.stdout).runWebhook.dataTable;
+    expect(table[1][5]).toBe('03/05/2024, 19:22:10 ');
+    expect((await readFile(join(dir, 'out.csv'), 'utf8')).split('\n')[1]).toContain(',"03/05/2024, 19:22:10 ",');
+    const rows = pythonCsvRows(join(dir, 'out.csv'));
+    if (!rows) return context.skip(noPythonReason(['csv'], 'python3'));
+    expect(rows).toEqual(table.map((row) => row.map((v) => (v === null ? '' : String(v)))));
+  });
+
+  it('writes a missing value of a one-column output as "", so readers keep the row', async (context) => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-one-column-'));
+    await writeFile(join(dir, 'in.csv'), 'name\nann\nbob\n""\ncid\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Wrote 4 rows');
+    expect(await readFile(join(dir, 'out.csv'), 'utf8')).toBe('name\nann\nbob\n""\ncid\n');
+    // Our own reader takes the file back with the same rows.
+    await writeFile(join(dir, 'again.yaml'), 'version: 1\ninput:\n  file: ./out.csv\n');
+    const again = await runCli(['dry-run', join(dir, 'again.yaml'), '--out', join(dir, 'again.csv')]);
+    expect(again.stderr).toContain('Rows: 4 in, 4 out');
+    const rows = pythonCsvRows(join(dir, 'out.csv'));
+    if (!rows) return context.skip(noPythonReason(['csv'], 'python3'));
+    expect(rows).toEqual([['name'], ['ann'], ['bob'], [''], ['cid']]);
+    const frame = pandasCsvRows(join(dir, 'out.csv'));
+    if (!frame) return context.skip(noPythonReason(['pandas'], 'python3-pandas'));
+    expect(frame).toEqual([['name'], ['ann'], ['bob'], [''], ['cid']]);
+  });
+
+  it('refuses an output with no columns, saying why, and writes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-no-columns-'));
+    await writeFile(join(dir, 'in.csv'), 'a,b\n1,\n2,\n');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  mapping: {a: null, b: null}\n');
+    for (const out of ['out.csv', 'out.xlsx']) {
+      const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, out), '--rejects', join(dir, 'rejects.csv')]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`error: The output ${join(dir, out)} would have no columns (every input column is unmapped, or a script removed them all), so nothing was written; map at least one column under config.mapping.`);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['in.csv', 'job.yaml']);
+  });
+
+  it('warns, as the Excel writer does, when unpaired surrogates become U+FFFD in the CSV', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-surrogates-'));
+    await writeFile(join(dir, 'in.json'), '[{"id": "1", "t": "a\\ud800b"}, {"id": "2", "t": "c\\udc00d"}]');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.json\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const warning = 'CSV output: 2 character(s) that UTF-8 cannot hold (unpaired surrogates) were replaced with U+FFFD.';
+    expect(r.stderr).toContain(`warning: ${warning}`);
+    expect(JSON.parse(r.stdout).report.warnings).toContain(warning);
+    expect(await readFile(join(dir, 'out.csv'), 'utf8')).toBe('id,t\n1,a\ufffdb\n2,c\ufffdd\n');
+  });
+
+  it('quotes a first column name that starts with U+FEFF, so the file does not begin with a BOM', async (context) => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-e2e-bom-name-'));
+    await writeFile(join(dir, 'in.json'), '[{"\\ufeffid": "1", "a": "x"}]');
+    await writeFile(join(dir, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.json\n');
+    const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const bytes = await readFile(join(dir, 'out.csv'));
+    expect(bytes.subarray(0, 3).toString('latin1')).not.toBe('\xef\xbb\xbf');
+    expect(bytes.toString('utf8')).toBe('"\ufeffid",a\n1,x\n');
+    const frame = pandasCsvRows(join(dir, 'out.csv'));
+    if (!frame) return context.skip(noPythonReason(['pandas'], 'python3-pandas'));
+    expect(frame).toEqual([['\ufeffid', 'a'], ['1', 'x']]);
   });
 });
 

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/engine/prng.js';
+import { spawnSync } from 'node:child_process';
 import { ROOT, runCli } from '../support/cli.js';
 import { startEmulator } from '../support/emulator.js';
+import { findPython, noPythonReason } from '../support/python.js';
 
 const JOB = `version: 1
 input:
@@ -118,6 +120,51 @@ describe('dry-run --rejects', () => {
     expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
     const dropped = rows.filter((r) => r[2] !== 'dataType').length;
     expect(dropped).toBe(110_000 - Number(/Rows: 110000 in, (\d+) out/.exec(one.stderr)?.[1]));
+  });
+});
+
+describe('dry-run --rejects: the name, the format and the header', () => {
+  const small = [
+    'id,email,amount,joined,city,notes',
+    '1,a@x.org,10,2024-01-01,Lyon,',
+    '2,,20,2024-01-02,Lyon,',
+  ].join('\n') + '\n';
+
+  it('writes JSON lines to a .jsonl name, the objects of the -o json report', async () => {
+    const sub = await mkdtemp(join(dir, 'jsonl-'));
+    await writeFile(join(sub, 'job.yaml'), JOB);
+    await writeFile(join(sub, 'people.csv'), small);
+    const r = await runCli(['dry-run', join(sub, 'job.yaml'), '-o', 'json', '--rejects', join(sub, 'rejects.jsonl'), '--out', join(sub, 'out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = (await readFile(join(sub, 'rejects.jsonl'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual(JSON.parse(r.stdout).report.rejects);
+    expect(lines).toEqual([{ row: 2, rule: 'missingValues', origin: 'additional', fields: ['email'], original: null, values: { id: 2, email: null, amount: 20, joined: '2024-01-02T00:00:00', city: 'Lyon' } }]);
+  });
+
+  it('refuses, before reading anything, a name whose extension is a format rejects are not written in', async () => {
+    const sub = await mkdtemp(join(dir, 'refused-'));
+    await writeFile(join(sub, 'job.yaml'), JOB);
+    await writeFile(join(sub, 'people.csv'), small);
+    for (const name of ['rejects.xlsx', 'rejects.json', 'rejects.XLS']) {
+      const r = await runCli(['dry-run', join(sub, 'job.yaml'), '--rejects', join(sub, name), '--out', join(sub, 'out.csv')]);
+      expect(r.exitCode).toBe(2);
+      const ext = name.slice(name.lastIndexOf('.'));
+      expect(r.stderr.trim()).toBe(`error: --rejects ${join(sub, name)}: rejected rows are written as CSV (.csv) or JSON lines (.jsonl), not ${ext.toLowerCase()}; change the extension.`);
+    }
+    expect((await readdir(sub)).sort()).toEqual(['job.yaml', 'people.csv']);
+  });
+
+  it('renames an output column named like a fixed rejects column, so readers keyed by name keep both', async (context) => {
+    const sub = await mkdtemp(join(dir, 'clash-'));
+    await writeFile(join(sub, 'in.csv'), 'row,rule,email,row_2\nA1,keep,a@x.org,r\nA2,keep,,s\n');
+    await writeFile(join(sub, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  rowDropping:\n    - {method: missingValues, fields: [email]}\n');
+    const r = await runCli(['dry-run', join(sub, 'job.yaml'), '--rejects', join(sub, 'rejects.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(sub, 'rejects.csv'), 'utf8')).toBe('row,rule,origin,fields,original,row_3,rule_2,email,row_2\n2,missingValues,additional,email,,A2,keep,,s\n');
+    const python = findPython(['csv', 'json']);
+    if (!python) return context.skip(noPythonReason(['csv'], 'python3'));
+    const read = spawnSync(python, ['-c', 'import csv, json, sys\nprint(json.dumps(list(csv.DictReader(open(sys.argv[1], newline="")))))', join(sub, 'rejects.csv')], { encoding: 'utf8' });
+    expect(JSON.parse(read.stdout)).toEqual([{ row: '2', rule: 'missingValues', origin: 'additional', fields: 'email', original: '', row_3: 'A2', rule_2: 'keep', email: '', row_2: 's' }]);
   });
 });
 

@@ -39,11 +39,12 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
   const gates = opts.gate ? await import('../job-plan.js') : undefined;
+  const rejectsAs = opts.rejects === undefined ? undefined : rejectsFormat(opts.rejects);
   const { path: out, format } = outputTarget(job, opts.out, deps);
   await checkOutputs(job, opts, out, deps);
   const input = await openJobInput(job, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
-  const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, jsonRejects: deps.settings.output === 'json' });
+  const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, rejectsFormat: rejectsAs, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
   let applied: ReturnType<typeof desiredBodies> | undefined;
   const result = await runJob({
@@ -176,6 +177,21 @@ export function outputTarget(job: JobFile, outFlag: string | undefined, deps: De
   return { path, format: byExtension ?? configured };
 }
 
+/**
+ * The format of the rejects file, from its extension, so the bytes match the name: `.csv` CSV,
+ * `.jsonl` or `.ndjson` JSON lines (the objects of `-o json`'s `report.rejects`); another data
+ * format's extension (`.xlsx`, `.json`, `.tsv`...) is refused; any other name (none, `.txt`, a
+ * device such as /dev/stdout) gets CSV.
+ */
+export function rejectsFormat(flag: string): 'csv' | 'jsonl' {
+  const ext = extname(flag).toLowerCase();
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  if (ext === '.csv' || !UNSUPPORTED_REJECTS.has(ext)) return 'csv';
+  throw new UsageError(`--rejects ${flag}: rejected rows are written as CSV (.csv) or JSON lines (.jsonl), not ${ext}; change the extension.`);
+}
+/** Extensions of data formats the rejects file is not written in. */
+const UNSUPPORTED_REJECTS = new Set(['.xlsx', '.xls', '.xlsm', '.xlsb', '.ods', '.json', '.tsv', '.tab', '.parquet', '.xml', '.html', '.htm', '.yaml', '.yml']);
+
 /** `<jobfile-name>.out.csv` (or `.xlsx`) beside the job file. */
 export function defaultOutPath(jobPath: string, format: 'csv' | 'excel'): string {
   const name = basename(jobPath, extname(jobPath));
@@ -206,7 +222,7 @@ export function dryRunCommand(deps: Deps, run = dryRun): Command {
     .argument('<job.yaml>', 'job file')
     .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file); .csv writes CSV and .xlsx Excel, whatever outputFileType says')
     .option('--lenient', 'pad or cut rows with the wrong number of cells instead of failing', false)
-    .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values')
+    .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values (.jsonl: as JSON lines)')
     .option('--report <file.html>', 'also write a self-contained HTML report: mapping, a profile per field, drops, fills, text rules')
     .action(async (jobFile: string, o: { out?: string; lenient: boolean; rejects?: string; report?: string }) => run({ jobFile, out: o.out, lenient: o.lenient, rejects: o.rejects, report: o.report }, deps));
   return withExamples(command, [

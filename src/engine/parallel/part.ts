@@ -79,7 +79,8 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
     }
   }
   const rules = activeRules(table.columns, job.config, ctx);
-  const format = rowFormat(table.columns, table.types);
+  // What the formatters change is recorded per row: the merge counts only the rows that stay.
+  const format = rowFormat(table.columns, newFixes(true));
   // Excel: rows get their numbers in the merge, which alone knows which rows stay.
   const sheet = job.output === 'excel' ? sheetFormat(table.columns, table.types, newFixes(true)) : undefined;
   for await (const batch of table.batches) {
@@ -112,9 +113,10 @@ export async function* runPart(job: PartJob, onBytes: (bytes: number) => void): 
       return { kind: 'values', values: values.every((v) => typeof v === 'number') ? Float64Array.from(values as number[]) : values };
     });
     const data: BatchData = { ends, rowNumbers: Int32Array.from(batch.rowNumbers), outcomes, rows: job.collectRows ? batch.rows : undefined, rejects: takeRejects() };
-    if (sheet?.fixes.rows?.length) {
-      data.sheetFixes = sheet.fixes.rows;
-      sheet.fixes.rows = [];
+    const fixes = sheet ? sheet.fixes : format.fixes;
+    if (fixes.rows?.length) {
+      data.sheetFixes = fixes.rows;
+      fixes.rows = [];
     }
     yield { text, data };
   }

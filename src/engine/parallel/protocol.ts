@@ -76,7 +76,7 @@ export interface BatchMessage {
 export interface BatchData {
   /** End offset (bytes) of each row's text (a batch's text may pass 2 GiB: 256 rows of up to 32 MiB). */
   ends: Float64Array;
-  /** Excel output: what the formatter changed, per row (SheetFixes.rows), when anything. */
+  /** What the formatter changed (CSV: unpaired surrogates; Excel: more), per row (OutputFixes.rows), when anything. */
   sheetFixes?: number[];
   /** Each row's data-row number, counted from the part's first row. */
   rowNumbers: Int32Array;

@@ -43,7 +43,11 @@ function loadPapa(): Papa {
 
 /** Header cells as unique column names: empty → `column_<n>` (1-based), repeats → `name_2`, `name_3`... */
 export function columnNames(cells: readonly (string | null | undefined)[]): string[] {
-  const named = cells.map((cell, i) => (isMissing(cell) ? `column_${i + 1}` : (cell as string)));
+  return uniqueNames(cells.map((cell, i) => (isMissing(cell) ? `column_${i + 1}` : (cell as string))));
+}
+
+/** Names made unique as the readers do: the first of a name keeps it, repeats become `name_2`, `name_3`... (the rejects header too). */
+export function uniqueNames(named: readonly string[]): string[] {
   const taken = new Set(named);
   const seen = new Map<string, number>();
   return named.map((name) => {

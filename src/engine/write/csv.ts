@@ -1,9 +1,9 @@
 /**
  * CSV writer (engine.md step 12): UTF-8 without BOM, comma, `\n`, a header row; a field is quoted
- * only when it holds a comma, a quote, CR or LF, or starts or ends with a space.
+ * only when it holds a comma, a quote, CR or LF, or starts or ends with a space. Engine.md leaves
+ * open the one-column row whose value is missing: we write `""`, since readers skip an empty line.
  */
 import { closeSync, openSync } from 'node:fs';
-import type { DataType } from '../../contract/index.js';
 import type { Batch, Row, Table, Value } from '../types.js';
 import { writeAll } from './fd.js';
 
@@ -27,27 +27,86 @@ export function csvField(value: Value | undefined): string {
   return value.indexOf('"') === -1 ? '"' + value + '"' : '"' + value.replace(/"/g, '""') + '"';
 }
 
-/** One row as a CSV line, without its line break. */
+/** One row as a CSV line, without its line break; a one-column row whose value is empty is `""` (an empty line is no row to readers). */
 export function csvLine(row: readonly (Value | undefined)[]): string {
   let line = row.length > 0 ? csvField(row[0]) : '';
+  if (row.length === 1 && line === '') return '""';
   for (let i = 1; i < row.length; i++) line += ',' + csvField(row[i]);
   return line;
 }
 
-/** How a table's rows become CSV lines: made once per table by rowFormat, used per batch by CsvEncoder. */
-export interface RowFormat { width: number; checked: boolean[] }
+/**
+ * What a writer changed in the data because its format cannot hold it, for the report's warnings:
+ * the CSV encoder counts only `replaced`; the Excel one all three. A parallel run's workers also
+ * record them per row (`rows`), so the merge counts only the rows that stay.
+ */
+export interface OutputFixes {
+  /** Characters replaced with U+FFFD. */
+  replaced: number;
+  /** Values cut to an Excel cell's limit. */
+  cut: number;
+  /** date_time values before 1900-03-01 written as text. */
+  early: number;
+  /** When set, receives `[row index in batch, replaced, cut, early]` for each row that had fixes. */
+  rows?: number[];
+}
 
-/** The row format of a table with these columns and types. */
-export function rowFormat(columns: readonly string[], types: readonly (DataType | undefined)[]): RowFormat {
-  // Numbers and dates are written from values the engine made (`String(n)`, `YYYY-MM-DDTHH:mm:ss`):
-  // they never need quotes, so only the other columns are checked.
-  return { width: columns.length, checked: columns.map((_, i) => types[i] !== 'date_time') };
+/** Fresh counters; `perRow` also records which rows had fixes (a parallel run's workers). */
+export function newFixes(perRow = false): OutputFixes {
+  return { replaced: 0, cut: 0, early: 0, rows: perRow ? [] : undefined };
+}
+
+/** The warning for `count` characters an output could not hold and replaced with U+FFFD: one wording for CSV and Excel. */
+export function replacedWarning(output: 'CSV' | 'Excel', count: number, cannotHold: string): string {
+  return `${output} output: ${count} character(s) that ${cannotHold} were replaced with U+FFFD.`;
+}
+
+/** The report's warnings for what the CSV writer changed (none when nothing was). */
+export function csvFixWarnings(fixes: OutputFixes): string[] {
+  return fixes.replaced ? [replacedWarning('CSV', fixes.replaced, 'UTF-8 cannot hold (unpaired surrogates)')] : [];
+}
+
+/** How many unpaired surrogates `text` holds (each becomes U+FFFD in UTF-8). */
+export function loneSurrogates(text: string): number {
+  let count = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const d = c <= 0xdbff && i + 1 < n ? text.charCodeAt(i + 1) : 0;
+    if (d >= 0xdc00 && d <= 0xdfff) i++; // a pair
+    else count++;
+  }
+  return count;
+}
+
+/** Whether text is well-formed UTF-16 (no unpaired surrogate): V8's native check (Node 20). */
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * The header line (with its line break). A first name starting with U+FEFF is quoted: written bare,
+ * the file would begin with EF BB BF, which readers take for a byte-order mark and strip (engine.md:
+ * no BOM), renaming the column.
+ */
+export function csvHeader(columns: readonly string[]): string {
+  const line = csvLine(columns);
+  return (columns.length > 0 && columns[0].charCodeAt(0) === 0xfeff && line.charCodeAt(0) !== 34 ? quote(columns[0]) + line.slice(columns[0].length) : line) + '\n';
+}
+
+/** How a table's rows become CSV lines: made once per table by rowFormat, used per batch by CsvEncoder. */
+export interface RowFormat { width: number; fixes: OutputFixes }
+
+/** The row format of a table with these columns; `fixes` counts the characters UTF-8 could not hold. */
+export function rowFormat(columns: readonly string[], fixes: OutputFixes = newFixes()): RowFormat {
+  // Every text cell is checked, whatever its column's type: text rules, fill, pivot and scripts run
+  // after the data-type step and may put a comma or a space in a date_time column's value (its
+  // engine-made `YYYY-MM-DDTHH:mm:ss` is 19 ASCII units, checked in the copy loop at no extra cost).
+  return { width: columns.length, fixes };
 }
 
 /**
  * Text cells up to this many units are copied and checked in JavaScript, then quoted in place when
- * they must be; longer ones that may need quotes are copied with their quotes doubled on the way
- * (those that never do, date-time columns, are encoded by Node).
+ * they must be; longer ones are copied with their quotes doubled on the way.
  */
 const COPIED_TEXT = 48;
 
@@ -137,12 +196,14 @@ export class ByteBuffer {
 export class CsvEncoder extends ByteBuffer {
   /** Appends rows as lines, each ending in `\n`; when `ends` is given it receives each line's end offset in bytes. */
   addRows(rows: readonly Row[], format: RowFormat, ends?: number[] | Float64Array): void {
-    const { width, checked } = format;
+    const { width, fixes } = format;
+    const perRow = fixes.rows;
     // One loop over locals: the buffer and offset live in registers, not in fields, until the end.
     let buf = this.buffer;
     let at = this.length;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
+      const replaced = fixes.replaced;
       for (let k = 0; k < width; k++) {
         const v = row[k];
         let s: string;
@@ -170,10 +231,18 @@ export class CsvEncoder extends ByteBuffer {
           buf = this.buffer;
         }
         if (k > 0) buf[at++] = 44;
-        if (n === 0) continue;
+        if (n === 0) {
+          // A one-column row whose value is missing is `""`: an empty line is skipped by readers.
+          if (width === 1) {
+            buf[at++] = 34;
+            buf[at++] = 34;
+          }
+          continue;
+        }
         // ASCII text is copied here while it is checked for quoting (a native call costs more than
         // the copy of short text); text that is not ASCII is encoded by Node and checked as a string.
-        const check = checked[k] && typeof v === 'string';
+        // A number's own text (`1e+21`, `-1.5e-7`) never needs quotes.
+        const check = typeof v === 'string';
         let written = 0;
         let quotes = 0;
         let quoted = false;
@@ -185,8 +254,13 @@ export class CsvEncoder extends ByteBuffer {
             if (c === 34) quotes++;
             else if (c === 44 || c === 10 || c === 13) quoted = true;
           }
-          if (written < n) written = (buf as FastBuffer).utf8Write(s, at);
-        } else if (check) {
+          if (written < n) {
+            // Not ASCII: Node's UTF-8 writes an unpaired surrogate as U+FFFD, counted for the report.
+            if (!isWellFormed(s)) fixes.replaced += loneSurrogates(s);
+            written = (buf as FastBuffer).utf8Write(s, at);
+          }
+        } else {
+          // (Only text is this long: a number's text is at most 25 units.)
           // Longer text that may need quotes (notes, descriptions: often quoted in the input too) is
           // copied one byte on, its quotes doubled as it goes, so quoting costs no second pass.
           let to = at + 1;
@@ -210,8 +284,9 @@ export class CsvEncoder extends ByteBuffer {
             }
             continue;
           }
+          if (!isWellFormed(s)) fixes.replaced += loneSurrogates(s);
           written = (buf as FastBuffer).utf8Write(s, at);
-        } else written = (buf as FastBuffer).utf8Write(s, at);
+        }
         if (!check) {
           at += written;
           continue;
@@ -240,6 +315,7 @@ export class CsvEncoder extends ByteBuffer {
       }
       buf[at++] = 10;
       if (ends) ends[i] = at;
+      if (perRow && fixes.replaced !== replaced) perRow.push(i, fixes.replaced - replaced, 0, 0);
     }
     this.length = at;
   }
@@ -256,14 +332,14 @@ export class CsvEncoder extends ByteBuffer {
 export const PREFORMATTED = Symbol('preformatted CSV text');
 /** A batch carrying its CSV text (see PREFORMATTED). */
 export type PreformattedBatch = Batch & { [PREFORMATTED]: Uint8Array[] };
-/** A table of preformatted batches (see PREFORMATTED). */
-export type PreformattedTable = Table & { [PREFORMATTED]: true };
+/** A table of preformatted batches (see PREFORMATTED), with what the formatters changed in the rows kept. */
+export type PreformattedTable = Table & { [PREFORMATTED]: true; sheetFixes?: OutputFixes };
 
 /** Bytes gathered before a write of preformatted text: few system calls for many small pieces. */
 const WRITE_CHUNK = 1 << 20;
 
 /** Writes a preformatted table: each batch's pieces are copied out before the next batch is asked for. */
-async function writePreformatted(table: PreformattedTable, path: string): Promise<{ rows: number }> {
+async function writePreformatted(table: PreformattedTable, path: string, warn: (message: string) => void): Promise<{ rows: number }> {
   const fd = openSync(path, 'w');
   const out = Buffer.allocUnsafeSlow(WRITE_CHUNK);
   let used = 0;
@@ -273,7 +349,9 @@ async function writePreformatted(table: PreformattedTable, path: string): Promis
   };
   let rows = 0;
   try {
-    writeAll(fd, Buffer.from(csvLine(table.columns) + '\n'));
+    writeAll(fd, Buffer.from(csvHeader(table.columns)));
+    const fixes = table.sheetFixes ?? newFixes();
+    fixes.replaced += headerFixes(table.columns);
     for await (const batch of table.batches) {
       rows += batch.rowNumbers.length;
       for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) {
@@ -286,10 +364,18 @@ async function writePreformatted(table: PreformattedTable, path: string): Promis
       }
     }
     flush();
+    for (const message of csvFixWarnings(fixes)) warn(message);
   } finally {
     closeSync(fd);
   }
   return { rows };
+}
+
+/** The unpaired surrogates of a header's names (each column's own, so a pair is never made across two). */
+function headerFixes(columns: readonly string[]): number {
+  let count = 0;
+  for (const name of columns) if (!isWellFormed(name)) count += loneSurrogates(name);
+  return count;
 }
 
 /** A field in quotes, inner quotes doubled. */
@@ -297,19 +383,20 @@ function quote(value: string): string {
   return value.indexOf('"') === -1 ? '"' + value + '"' : '"' + value.replace(/"/g, '""') + '"';
 }
 
-/** Writes a table as CSV to `path` (not atomic: see writeTable); resolves with the number of data rows. */
-export async function writeCsv(table: Table, path: string): Promise<{ rows: number }> {
-  if ((table as Partial<PreformattedTable>)[PREFORMATTED]) return writePreformatted(table as PreformattedTable, path);
+/** Writes a table as CSV to `path` (not atomic: see writeTable); resolves with the number of data rows; `warn` gets what UTF-8 could not hold. */
+export async function writeCsv(table: Table, path: string, warn: (message: string) => void = () => {}): Promise<{ rows: number }> {
+  if ((table as Partial<PreformattedTable>)[PREFORMATTED]) return writePreformatted(table as PreformattedTable, path, warn);
   const fd = openSync(path, 'w');
   const encoder = new CsvEncoder(2 * WRITE_CHUNK);
-  const format = rowFormat(table.columns, table.types);
+  const format = rowFormat(table.columns);
+  format.fixes.replaced += headerFixes(table.columns);
   let rows = 0;
   const flush = () => {
     writeAll(fd, encoder.buffer.subarray(0, encoder.length));
     encoder.length = 0;
   };
   try {
-    writeAll(fd, Buffer.from(csvLine(table.columns) + '\n'));
+    writeAll(fd, Buffer.from(csvHeader(table.columns)));
     for await (const batch of table.batches) {
       rows += batch.rows.length;
       encoder.addRows(batch.rows, format);
@@ -317,6 +404,7 @@ export async function writeCsv(table: Table, path: string): Promise<{ rows: numb
       if (encoder.length >= WRITE_CHUNK) flush();
     }
     flush();
+    for (const message of csvFixWarnings(format.fixes)) warn(message);
   } finally {
     closeSync(fd);
   }

@@ -31,7 +31,7 @@ import { isMissing } from '../missing.js';
 import { isoOutputSeconds } from '../parse.js';
 import type { Row, Table } from '../types.js';
 import { DEFLATE_CHUNK, DeflateSink } from './deflate.js';
-import { ByteBuffer, PREFORMATTED, writeNumber, type PreformattedBatch, type PreformattedTable } from './csv.js';
+import { ByteBuffer, newFixes, PREFORMATTED, replacedWarning, writeNumber, type OutputFixes, type PreformattedBatch, type PreformattedTable } from './csv.js';
 import { crc32Combine, ZipWriter } from './zip.js';
 
 /** Number format of date_time cells. */
@@ -58,24 +58,13 @@ const PLACEHOLDER = '\x01' + ' '.repeat(SLOT - 1);
 const PLACEHOLDER_BYTE = 1;
 
 /** Data changed so the workbook stays valid, for the report (see the module comment). */
-export interface SheetFixes {
-  /** Characters replaced with U+FFFD. */
-  replaced: number;
-  /** Values cut to MAX_TEXT. */
-  cut: number;
-  /** date_time values before 1900-03-01 written as text. */
-  early: number;
-  /** When set, receives `[row index in batch, replaced, cut, early]` for each row that had fixes. */
-  rows?: number[];
-}
+export type SheetFixes = OutputFixes;
 
 /** A table of preformatted sheet rows (see PLACEHOLDER), with the fixes of the rows kept. */
-export interface PreformattedSheet extends PreformattedTable { sheetFixes?: SheetFixes }
+export type PreformattedSheet = PreformattedTable;
 
-/** Fresh counters; `perRow` also records which rows had fixes (a parallel run's workers). */
-export function newFixes(perRow = false): SheetFixes {
-  return { replaced: 0, cut: 0, early: 0, rows: perRow ? [] : undefined };
-}
+/** Fresh counters (csv.ts declares them for both writers). */
+export { newFixes };
 
 /** Adds the fixes of row `r` of a batch (from a worker's per-row record, read from `at`) to `into`; returns the next read position. */
 export function addRowFixes(into: SheetFixes, record: readonly number[], at: number, r: number, kept: boolean): number {
@@ -93,7 +82,7 @@ export function addRowFixes(into: SheetFixes, record: readonly number[], at: num
 /** The report's warnings for the fixes (none when nothing was changed). */
 export function fixWarnings(fixes: SheetFixes): string[] {
   const warnings: string[] = [];
-  if (fixes.replaced) warnings.push(`Excel output: ${fixes.replaced} character(s) that XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF) were replaced with U+FFFD.`);
+  if (fixes.replaced) warnings.push(replacedWarning('Excel', fixes.replaced, 'XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF)'));
   if (fixes.cut) warnings.push(`Excel output: ${fixes.cut} value(s) longer than ${MAX_TEXT.toLocaleString('en-US')} characters (an Excel cell's limit) were cut to that length.`);
   if (fixes.early) warnings.push(`Excel output: ${fixes.early} date_time value(s) before 1900-03-01, which Excel cannot show as dates, were written as text.`);
   return warnings;
@@ -669,24 +658,37 @@ function sheetHead(columns: readonly string[], format: SheetFormat, ref: string)
 }
 const SHEET_TAIL = '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
 
-/** The header row: bold inline strings. */
+/** The header row: bold inline strings, each column's name as it is (a name of spaces too: only an empty one has no cell). */
 function headerRow(columns: readonly string[], format: SheetFormat): string {
   if (columns.length === 0) return '';
   let line = '<row r="1">';
   for (let k = 0; k < columns.length; k++) {
-    if (!isMissing(columns[k])) line += textCell(format.opens[k] + '1"', columns[k], format.fixes, ' s="2"');
+    if (columns[k] !== '') line += textCell(format.opens[k] + '1"', columns[k], format.fixes, ' s="2"');
   }
   return line + '</row>';
 }
 
-/** A deflate stored block (uncompressed, not final) holding `bytes`: the sheet's head, completed in place at the end. */
-function storedBlock(bytes: Buffer): Buffer {
-  const block = Buffer.alloc(5 + bytes.length);
-  block[0] = 0; // BFINAL 0, BTYPE 00 (stored), padded to the byte
-  block.writeUInt16LE(bytes.length, 1);
-  block.writeUInt16LE(~bytes.length & 0xffff, 3);
-  bytes.copy(block, 5);
-  return block;
+/** The most bytes a deflate stored block holds (its length field has 16 bits). */
+const STORED_MAX = 0xffff;
+
+/**
+ * Deflate stored blocks (uncompressed, not final) holding `bytes`, as many as it takes: the sheet's
+ * head, whose `<cols>` alone passes 64 KiB from about 1,200 columns; its first block (which holds
+ * the dimension) is completed in place at the end.
+ */
+function storedBlocks(bytes: Buffer): Buffer {
+  const count = Math.max(1, Math.ceil(bytes.length / STORED_MAX));
+  const out = Buffer.alloc(5 * count + bytes.length);
+  let at = 0;
+  for (let from = 0; at === 0 || from < bytes.length; from += STORED_MAX) {
+    const length = Math.min(STORED_MAX, bytes.length - from);
+    out[at] = 0; // BFINAL 0, BTYPE 00 (stored), padded to the byte
+    out.writeUInt16LE(length, at + 1);
+    out.writeUInt16LE(~length & 0xffff, at + 3);
+    bytes.copy(out, at + 5, from, from + length);
+    at += 5 + length;
+  }
+  return out;
 }
 
 /** Writes a table as an XLSX workbook to `path` (not atomic: see writeTable); resolves with the number of data rows. */
@@ -708,7 +710,8 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
     // The head goes first as a stored block, so its dimension can be completed in place once the
     // row count is known; the rows follow as one raw deflate stream, checksummed apart.
     const headAt = zip.position + 5;
-    zip.write(storedBlock(Buffer.from(sheetHead(columns, format, 'A1'), 'utf8')));
+    const firstHead = Buffer.from(sheetHead(columns, format, 'A1'), 'utf8');
+    zip.write(storedBlocks(firstHead));
     let rows = 0;
     const tooMany = () => new UsageError(`Cannot write ${path}: the output has more than ${(MAX_ROWS - 1).toLocaleString('en-US')} rows, the most an Excel sheet holds below its header; write CSV (outputFileType: csv) or drop rows.`);
     const sink = new DeflateSink(SHEET_LEVEL, (compressed) => zip.write(compressed));
@@ -740,7 +743,9 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
     await sink.end();
     const { crc, size } = sink;
     const head = Buffer.from(sheetHead(columns, format, columns.length ? `A1:${last}${rows + 1}` : 'A1'), 'utf8');
-    zip.patch(headAt, head);
+    // Only the dimension differs (padded to one length), and it lies in the first stored block.
+    if (head.length !== firstHead.length || !head.subarray(STORED_MAX).equals(firstHead.subarray(STORED_MAX))) throw new Error('Excel output: the sheet head changed beyond its first block.');
+    zip.patch(headAt, head.subarray(0, STORED_MAX));
     zip.end(entry, crc32Combine(crc32(head), crc, size), head.length + size);
     zip.finish();
     for (const message of fixWarnings(fixes)) warn(message);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { csvField, writeTable } from '../../../src/engine/write/index.js';
-import { CsvEncoder, csvLine, rowFormat } from '../../../src/engine/write/csv.js';
+import { CsvEncoder, csvHeader, csvLine, loneSurrogates, newFixes, rowFormat } from '../../../src/engine/write/csv.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
 
@@ -68,7 +68,7 @@ describe('CSV writer', () => {
     }
     for (const base of [2 ** 31, 2 ** 32]) for (const d of [-1, -0.01, 0, 0.01, 0.5, 1]) values.push(base + d, -(base + d));
     const encoder = new CsvEncoder(16);
-    encoder.addRows(values.map((v) => [v]), rowFormat(['n'], ['number']));
+    encoder.addRows(values.map((v) => [v]), rowFormat(['n']));
     expect(encoder.buffer.toString('utf8', 0, encoder.length).split('\n').slice(0, -1)).toEqual(values.map((v) => csvField(v)));
   });
 
@@ -83,7 +83,7 @@ describe('CSV writer', () => {
   it('quotes by the same rule text copied in JavaScript and text encoded by Node, at every length around the limit', () => {
     // Text up to 48 units is copied and checked in one pass; longer text is copied one byte on with
     // its quotes doubled, and moved back when it needs no quotes; text that is not ASCII is encoded by Node.
-    const format = rowFormat(['a', 'b'], [undefined, undefined]);
+    const format = rowFormat(['a', 'b']);
     for (const special of [',', '"', '\n', '\r', ' ', 'é', 'x']) {
       for (let length = 1; length <= 60; length++) {
         for (const at of [0, Math.floor(length / 2), length - 1]) {
@@ -104,20 +104,23 @@ describe('CSV writer', () => {
   it('gives each line\'s end in bytes and grows past its first buffer', () => {
     const encoder = new CsvEncoder(8);
     const long = 'x'.repeat(100);
-    encoder.addRows([['é', 1.5], [long, null], [' a', 'b"']], rowFormat(['a', 'b'], [undefined, 'number']), undefined);
+    encoder.addRows([['é', 1.5], [long, null], [' a', 'b"']], rowFormat(['a', 'b']), undefined);
     const ends: number[] = [];
     const second = new CsvEncoder(8);
-    second.addRows([['é', 1.5], [long, null], [' a', 'b"']], rowFormat(['a', 'b'], [undefined, 'number']), ends);
+    second.addRows([['é', 1.5], [long, null], [' a', 'b"']], rowFormat(['a', 'b']), ends);
     const text = `é,1.5\n${long},\n" a","b"""\n`;
     expect(encoder.buffer.subarray(0, encoder.length).toString('utf8')).toBe(text);
     expect(ends).toEqual([7, 7 + 102, Buffer.byteLength(text)]);
   });
 
-  it('writes date-time columns as they are: the engine made them and they never need quotes', async () => {
+  it('quotes a date-time column\'s value that a later step made into text needing quotes', async () => {
+    // Text rules, fill, pivot and scripts run after the data-type step: a date_time value may hold a comma.
     const path = join(dir, 'dates.csv');
-    const dated: Table = { ...table(['at', 'note'], [['2024-01-02T03:04:05', 'a,b']]), types: ['date_time', undefined] };
+    const values = ['2024-01-02T03:04:05', '01/02/2024, 03:04:05', ' 2024-01-02', 'said "then"', 'a\nb', 'Zoë, 3 pm', 'é'.repeat(30) + ',' + 'x'.repeat(30)];
+    const dated: Table = { ...table(['at', 'note'], values.map((v) => [v, 'a,b'])), types: ['date_time', undefined] };
     await writeTable(dated, path, 'csv');
-    expect(await readFile(path, 'utf8')).toBe('at,note\n2024-01-02T03:04:05,"a,b"\n');
+    expect(await readFile(path, 'utf8')).toBe('at,note\n' + values.map((v) => `${csvField(v)},"a,b"\n`).join(''));
+    expect(csvField(values[1])).toBe('"01/02/2024, 03:04:05"');
   });
 
   it('writes a header-only file for a table without rows', async () => {
@@ -134,6 +137,64 @@ describe('CSV writer', () => {
     const back: Row[] = [];
     for await (const batch of read.batches) back.push(...batch.rows);
     expect(back).toEqual(rows);
+  });
+
+  it('writes a one-column row whose value is missing as "", which the reader takes back as that row', async () => {
+    const path = join(dir, 'one-column.csv');
+    const rows: Row[] = [['ann'], [null], [''], ['cid'], [Number.NaN]];
+    await writeTable(table(['name'], rows), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('name\nann\n""\n""\ncid\n""\n');
+    const encoder = new CsvEncoder(4);
+    encoder.addRows(rows, rowFormat(['name']));
+    expect(encoder.buffer.toString('utf8', 0, encoder.length)).toBe('ann\n""\n""\ncid\n""\n');
+    expect(csvLine([null])).toBe('""');
+    expect(csvLine([''])).toBe('""');
+    expect(csvLine([null, null])).toBe(',');
+    const read = await (await openInput({ file: path })).open();
+    const back: Row[] = [];
+    for await (const batch of read.batches) back.push(...batch.rows);
+    expect(back).toEqual([['ann'], [null], [null], ['cid'], [null]]);
+  });
+
+  it('refuses an output with no columns and writes nothing', async () => {
+    const sub = await mkdtemp(join(dir, 'nocols-'));
+    for (const format of ['csv', 'excel'] as const) {
+      const path = join(sub, `out.${format === 'csv' ? 'csv' : 'xlsx'}`);
+      const error = await writeTable(table([], [[], []]), path, format).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toBe(`The output ${path} would have no columns (every input column is unmapped, or a script removed them all), so nothing was written; map at least one column under config.mapping.`);
+    }
+    expect(await readdir(sub)).toEqual([]);
+  });
+
+  it('counts unpaired surrogates, which UTF-8 writes as U+FFFD, and warns with their number', async () => {
+    const path = join(dir, 'surrogates.csv');
+    const long = 'é'.repeat(60);
+    const rows: Row[] = [['a\ud800b', 'ok'], ['😀', 'c\udc00d' + long], ['x', '\udbff'], ['é\ud83d', 'plain']];
+    const warnings: string[] = [];
+    await writeTable(table(['id', 'bad\udfff'], rows), path, 'csv', (m) => warnings.push(m));
+    expect(warnings).toEqual(['CSV output: 5 character(s) that UTF-8 cannot hold (unpaired surrogates) were replaced with U+FFFD.']);
+    expect(await readFile(path, 'utf8')).toBe(`id,bad\ufffd\na\ufffdb,ok\n😀,c\ufffdd${long}\nx,\ufffd\né\ufffd,plain\n`);
+    expect(loneSurrogates('a\ud800\udc00\udc00\ud800')).toBe(2);
+    // A parallel run's worker records them per row, for the merge to count the rows kept.
+    const fixes = newFixes(true);
+    new CsvEncoder(8).addRows(rows, rowFormat(['id', 'b'], fixes));
+    expect(fixes.replaced).toBe(4);
+    expect(fixes.rows).toEqual([0, 1, 0, 0, 1, 1, 0, 0, 2, 1, 0, 0, 3, 1, 0, 0]);
+    // Well-formed text gives no warning.
+    const none: string[] = [];
+    await writeTable(table(['a'], [['😀 é']]), path, 'csv', (m) => none.push(m));
+    expect(none).toEqual([]);
+  });
+
+  it('quotes a first column name starting with U+FEFF, so the file never begins with a BOM', async () => {
+    const path = join(dir, 'bom-name.csv');
+    await writeTable(table(['\ufeffid', '\ufeffb'], [['1', '2']]), path, 'csv');
+    expect(await readFile(path, 'utf8')).toBe('"\ufeffid",\ufeffb\n1,2\n');
+    expect(csvHeader(['\ufeffa,b', 'c'])).toBe('"\ufeffa,b",c\n');
+    expect(csvHeader(['id'])).toBe('id\n');
+    const read = await (await openInput({ file: path })).open();
+    expect(read.columns).toEqual(['\ufeffid', '\ufeffb']);
   });
 
   it('fails before writing when the output folder does not exist', async () => {

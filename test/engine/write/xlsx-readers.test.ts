@@ -190,3 +190,41 @@ function odfText(xml: string): string {
     .replace(/<[^>]+>/g, '')
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')).join('\n');
 }
+
+describe('XLSX writer, headers read back by other readers', () => {
+  /** The rows openpyxl reads from a workbook's `data` sheet (values as Python gives them, through JSON). */
+  async function openpyxlRows(file: string): Promise<unknown[][]> {
+    const script = 'import json, sys, openpyxl\nws = openpyxl.load_workbook(sys.argv[1], read_only=True)["data"]\nprint(json.dumps([list(r) for r in ws.iter_rows(values_only=True)]))';
+    const { stdout } = await run(python!, ['-c', script, file], { maxBuffer: 256 << 20, timeout: 120_000 });
+    return JSON.parse(stdout);
+  }
+
+  it('writes a column name of only whitespace into its header cell as it is', async (context) => {
+    const names = ['id', ' ', '\t', '\u3000', ' x '];
+    const file = join(dir, 'blank-names.xlsx');
+    await writeTable(makeTable(names, [[1, 'a', 'b', 'c', 'd']], { types: ['number', undefined, undefined, undefined, undefined] }), file, 'excel');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect((wb.getWorksheet('data')!.getRow(1).values as unknown[]).slice(1)).toEqual(names);
+    if (!python) return context.skip('skipped: no python3 with openpyxl (install the Debian package python3-openpyxl)');
+    expect(await openpyxlRows(file)).toEqual([names, [1, 'a', 'b', 'c', 'd']]);
+  });
+
+  it('writes the widest sheet Excel holds, 16,384 columns, whose head passes a stored block\'s 64 KiB', async (context) => {
+    const names = Array.from({ length: 16_384 }, (_, i) => `c${i}`);
+    const file = join(dir, 'wide.xlsx');
+    const warned: string[] = [];
+    const result = await writeTable(makeTable(names, [names.map((_, i) => i), names.map((_, i) => `v${i}`)], { types: names.map(() => 'number' as const) }), file, 'excel', (m) => warned.push(m));
+    expect(result).toEqual({ rows: 2 });
+    expect(warned).toEqual([]);
+    // Our reader (always), then openpyxl.
+    const read = await (await openInput({ file })).open();
+    expect(read.columns).toEqual(names);
+    const back: Row[] = [];
+    for await (const batch of read.batches) back.push(...batch.rows);
+    expect(back).toEqual([names.map((_, i) => String(i)), names.map((_, i) => `v${i}`)]);
+    if (!python) return context.skip('skipped: no python3 with openpyxl (install the Debian package python3-openpyxl)');
+    const rows = await openpyxlRows(file);
+    expect(rows).toEqual([names, names.map((_, i) => i), names.map((_, i) => `v${i}`)]);
+  }, 120_000);
+});
