@@ -11,7 +11,7 @@ import type { JobFileConfig } from './types.js';
 // The read -> update translation moved to the contract (the engine and the local service use it too).
 export {
   combiningUpdate, currentBodies, dataTypesUpdate, DEFAULT_SOURCE, engineConfig, fieldsUpdate, imputeUpdate, pivotUpdate,
-  rowDroppingUpdate, sameValue, sourceNames, textUpdate, unitsUpdate,
+  rowDroppingUpdate, sameValue, schemaFromResources, sourceNames, textUpdate, unitsUpdate,
 } from '../contract/translate.js';
 
 /** The configuration resources in the order updates must be sent (the sheet changes the columns). */

@@ -1,7 +1,7 @@
 /** `import pull <jobId> [--write PATH]`: a job file that reproduces a job's current configuration. */
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
-import type { JobResources } from '../../contract/index.js';
+import type { JobResources, PipelineSchema } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { parseJobId } from '../flags.js';
@@ -50,8 +50,8 @@ export interface PullContext { record?: JobRecord; pipeline?: string; name?: str
  * type, and every configured resource, confidence as comments.
  */
 export async function renderPulled(jobId: string, resources: JobResources, today: string, context: PullContext = {}): Promise<string> {
-  const [YAML, { configFromResources }, { describeInput }] = await Promise.all([
-    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'),
+  const [YAML, { configFromResources, schemaFromResources }, { describeInput }, { entriesInOrder }] = await Promise.all([
+    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../../contract/json.js'),
   ]);
   const { record } = context;
   const config = configFromResources(resources);
@@ -69,6 +69,8 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   const outputFileType = record?.outputFileType;
   if (outputFileType !== undefined) job.options = { outputFileType };
   job.config = config;
+  const schema = schemaBlock(schemaFromResources(resources), entriesInOrder);
+  if (schema.size) job.schema = schema;
   const doc = new YAML.Document(job);
   doc.commentBefore = ` Configuration of job ${jobId}, written by \`import pull\` on ${today}.\n`
     + ` \`import run <this file> --job ${jobId}\` reuses the job: it sends only what differs, then runs it.`;
@@ -93,7 +95,31 @@ export async function renderPulled(jobId: string, resources: JobResources, today
     const t = resources.dataTypes.fieldDataTypes[String(item.key.value ?? item.key)];
     if (t && typeof t.confidence === 'number') item.value.comment = ` confidence ${t.confidence.toFixed(2)}`;
   }
+  const schemaNode = doc.get('schema', true) as any;
+  if (schemaNode) {
+    schemaNode.commentBefore = ' What the pipeline expects, as the service\'s reads give it: dry-run and plan apply its preset row dropping\n'
+      + ' and expected types as the service does. Keep it in step with the pipeline; the service\'s own values count for plan and run.';
+    for (const item of schemaNode.items) if (item.value?.items && item.key.value !== 'rowDropping') item.value.flow = true;
+    for (const rule of (schemaNode.get('rowDropping', true) as any)?.items ?? []) rule.flow = true;
+  }
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * A job file's `schema` block (jobfile.md) from the pipeline the reads describe, members in the
+ * format's order, empty ones left out; field-keyed members are Maps, so every field name keeps
+ * its order (`"1962"`, `__proto__` included).
+ */
+function schemaBlock(schema: PipelineSchema, entriesInOrder: <T>(o: Record<string, T>) => [string, T][]): Map<string, unknown> {
+  const block = new Map<string, unknown>();
+  if (schema.expectedFields.length) block.set('expectedFields', schema.expectedFields);
+  if (schema.optionalFields.length) block.set('optionalFields', schema.optionalFields);
+  for (const [key, value] of [['fieldDataTypes', schema.fieldDataTypes], ['fieldUnits', schema.fieldUnits], ['imputeMethods', schema.imputeMethods]] as const) {
+    const entries = entriesInOrder(value as Record<string, unknown>);
+    if (entries.length) block.set(key, new Map(entries));
+  }
+  if (schema.rowDropping.length) block.set('rowDropping', schema.rowDropping.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] })));
+  return block;
 }
 
 /** The `pull` command. */
