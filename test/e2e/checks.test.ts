@@ -195,6 +195,23 @@ describe('pull -> validate -> run --job', () => {
   });
 });
 
+describe('pull keeps the start options', () => {
+  it('writes the start options this machine sent under options, and says which the service does not return when it has no record', async () => {
+    const started = await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers', '--name', 'opts',
+      '--destination-file-name', 'nov.csv', '--use-full-data', '--use-variable-fields', '--webhook-url', 'http://127.0.0.1:9/start']);
+    const jobId = started.stdout.trim();
+    const pulled = await cli(['pull', jobId]);
+    expect(pulled.exitCode, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('options:\n  useFullData: true\n  useVariableFields: true\n  destinationFileName: nov.csv\n  outputFileType: csv\n  webhookUrl: http://127.0.0.1:9/start\nconfig:\n');
+
+    // Another machine (no record of the start): the file says which options it cannot know.
+    const elsewhere = await runCli(['pull', jobId, '--pipeline', 'pl_customers'], { env: { ...env(), XDG_STATE_HOME: join(dir, 'other-state') }, cwd: dir, timeoutMs: 40_000 });
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).not.toContain('options:\n');
+    expect(elsewhere.stdout).toContain('# The service does not return the start options: add under options those the job was started with\n# (outputFileType: excel if it writes Excel; destinationFileName, useFullData, useVariableFields, webhookUrl).\nconfig:\n');
+  });
+});
+
 describe('pull -> dry-run, plan and the drop gate give what the service runs', () => {
   it('writes the pipeline\'s schema block, so the preset row dropping counts in the dry run, the plan and --max-dropped-rows', async () => {
     const started = await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers', '--name', 'pulltest']);

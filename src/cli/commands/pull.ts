@@ -50,7 +50,7 @@ export interface PullContext { record?: JobRecord; pipeline?: string; name?: str
  * type, and every configured resource, confidence as comments.
  */
 export async function renderPulled(jobId: string, resources: JobResources, today: string, context: PullContext = {}): Promise<string> {
-  const [YAML, { configFromResources, schemaFromResources }, { describeInput }, { entriesInOrder }] = await Promise.all([
+  const [YAML, { configFromResources, schemaFromResources }, { describeInput, START_OPTIONS }, { entriesInOrder }] = await Promise.all([
     import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../../contract/json.js'),
   ]);
   const { record } = context;
@@ -67,7 +67,17 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   // Seed: the start form cannot be read back, so the input is a placeholder (`file:` left empty).
   job.input = { file: null };
   const outputFileType = record?.outputFileType;
-  if (outputFileType !== undefined) job.options = { outputFileType };
+  // Seed: no read returns the start options; this machine's record of the start has them.
+  const options: Record<string, unknown> = {};
+  // In the format's order (jobfile.md): outputFileType comes before webhookUrl.
+  for (const key of [...START_OPTIONS.slice(0, -1), 'outputFileType', 'webhookUrl'] as const) {
+    const value = key === 'outputFileType' ? outputFileType : record?.options?.[key];
+    if (value !== undefined) options[key] = value;
+  }
+  if (Object.keys(options).length) job.options = options;
+  // The scripts attached at start are the one start option a read returns (getScripts).
+  const scripts = resources.scripts.preColumnMapping ?? [];
+  if (scripts.length) job.scripts = { preColumnMapping: [...scripts] };
   job.config = config;
   const schema = schemaBlock(schemaFromResources(resources), entriesInOrder);
   if (schema.size) job.schema = schema;
@@ -81,8 +91,14 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   if (pipeline === undefined) {
     doc.commentBefore += '\n The service does not return the pipeline: add "pipeline: <id>" (or pass --pipeline to pull) before starting a new job.';
   }
+  // Said above `config:`, where `options:` would be.
+  const configKey = (doc.contents as any).items.find((pair: any) => pair.key?.value === 'config')?.key ?? {};
   if (outputFileType === undefined) {
-    (doc.get('config', true) as any).commentBefore = ' options.outputFileType is not returned by the service: add "options: {outputFileType: excel}" if the job writes Excel.';
+    configKey.commentBefore = ' The service does not return the start options: add under options those the job was started with\n'
+      + ' (outputFileType: excel if it writes Excel; destinationFileName, useFullData, useVariableFields, webhookUrl).';
+  } else if (record?.options === undefined) {
+    configKey.commentBefore = ' The record of this job\'s start has no other start options: add destinationFileName, useFullData,\n'
+      + ' useVariableFields or webhookUrl under options if the job was started with them.';
   }
   const mappingNode = doc.getIn(['config', 'mapping'], true) as any;
   const mapped = Object.values(resources.fields.columnFieldMapping ?? {})[0] ?? {};
