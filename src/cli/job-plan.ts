@@ -113,7 +113,7 @@ function hasLocalInput(job: JobFile): boolean {
 
 /** Runs the job file's configuration over the service's suggestions through the engine, writing nothing. */
 async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, lenient = false): Promise<Pick<Plan, 'dataEffect' | 'firstRejects'>> {
-  const [{ runJob }, { desiredBodies }, { openJobInput }, { firstRejects }] = await Promise.all([
+  const [{ runJob }, { desiredBodies, schemaFromResources }, { openJobInput }, { firstRejects }] = await Promise.all([
     import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'), import('../engine/rejects.js'),
   ]);
   const rejects = firstRejects(FIRST_REJECTS);
@@ -127,7 +127,9 @@ async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, 
     return {};
   }
   const result = await runJob({
-    input, schema: job.schema, sheet: job.config.sheet ?? resources.sheet?.sheetSelection.selected,
+    // The pipeline as the service's reads describe it (its preset row dropping above all), not the
+    // job file's schema: the prediction and the --max-dropped-rows gate count what the service drops.
+    input, schema: schemaFromResources(resources), sheet: job.config.sheet ?? resources.sheet?.sheetSelection.selected,
     preScripts: job.scripts?.preColumnMapping, localScripts: job.localScripts, useFullData: job.options.useFullData,
     lenient, warn: (m) => deps.io.warn(m),
   }, {

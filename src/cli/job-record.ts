@@ -1,6 +1,6 @@
 /**
- * What this machine sent when it started a job (pipeline, name, output type, the input's name and
- * kind), kept so `import pull` can write them back: the seed has no read of a job's start form.
+ * What this machine sent when it started a job (pipeline, name, output type and the other start
+ * options, the input's name and kind), kept so `import pull` can write them back: the seed has no read of a job's start form.
  * Records live in `$XDG_STATE_HOME/import/jobs/` (else `~/.local/state/import/jobs/`), one small
  * JSON file per job and service, mode 600; never the API key. Writing one never fails a command.
  */
@@ -19,10 +19,18 @@ export interface JobRecord {
   pipeline?: string | string[];
   name?: string;
   outputFileType?: OutputFileType;
+  /** The other start options sent (absent in records written before they were kept). */
+  options?: StartOptions;
   /** The data input: a file (its name), a Google Sheet (its sheet name), or inline rows. */
   input: { kind: 'file' | 'googleSheet' | 'jsonData'; name?: string };
   startedAt: string;
 }
+
+/** The start options a job file keeps under `options` besides outputFileType, in the format's order. */
+export const START_OPTIONS = ['useFullData', 'useVariableFields', 'destinationFileName', 'webhookUrl'] as const;
+
+/** The start options of a record. */
+export type StartOptions = Partial<Pick<StartForm, (typeof START_OPTIONS)[number]>>;
 
 /** The folder of job records. */
 export function jobRecordDir(env: NodeJS.ProcessEnv): string {
@@ -48,6 +56,9 @@ export async function saveJobRecord(deps: Deps, jobId: string, form: StartForm, 
   if (form.pipelineId !== undefined) record.pipeline = form.pipelineId;
   if (form.jobName !== undefined) record.name = form.jobName;
   record.outputFileType = form.outputFileType ?? 'csv';
+  const options: Record<string, unknown> = {};
+  for (const key of START_OPTIONS) if (form[key] !== undefined) options[key] = form[key];
+  record.options = options as StartOptions;
   try {
     await mkdir(jobRecordDir(deps.env), { recursive: true, mode: 0o700 });
     await writeFile(recordPath(deps.env, deps.settings.baseUrl, jobId), JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });

@@ -7,7 +7,7 @@
 import type { EngineConfig } from '../engine/types.js';
 import type {
   ColumnCombiningRead, ColumnCombiningUpdate, DataTypesRead, DataTypesUpdate, FieldsRead, FieldsUpdate, ImputeRead,
-  ImputeUpdate, JobConfig, JobResources, PivotRead, PivotUpdate, RowDroppingRead, RowDroppingUpdate, TextProcessingConfig,
+  ImputeUpdate, JobConfig, JobResources, PipelineSchema, PivotRead, PivotUpdate, RowDroppingRead, RowDroppingUpdate, TextProcessingConfig,
   TextProcessingRead, TextProcessingUpdate, UnitsRead, UnitsUpdate,
 } from './index.js';
 import { entriesInOrder, orderedObject } from './json.js';
@@ -150,6 +150,23 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a as object).filter((k) => (a as any)[k] !== undefined);
   const kb = Object.keys(b as object).filter((k) => (b as any)[k] !== undefined);
   return ka.length === kb.length && ka.every((k) => sameValue((a as any)[k], (b as any)[k]));
+}
+
+/**
+ * What a job's reads say about its pipeline, as a job file's `schema` block: the expected and
+ * optional fields (getFields), expected types (getDataTypes), units (getUnits), impute methods
+ * (getImputeMethods) and the preset row dropping (getRowDroppingMethods). The inverse of the
+ * engine's suggestions for a schema, so a dry run or a prediction with it applies what the service does.
+ */
+export function schemaFromResources(resources: JobResources): PipelineSchema {
+  return {
+    expectedFields: [...(resources.fields.expectedFields ?? [])],
+    optionalFields: [...(resources.fields.optionalFields ?? [])],
+    fieldDataTypes: mapValues(resources.dataTypes.expectedFieldDataTypes, (t) => t),
+    fieldUnits: mapValues(resources.units.expectedFieldUnits, (u) => u ?? null),
+    imputeMethods: mapValues(resources.impute.expectedImputeMethods, (m) => m ?? null),
+    rowDropping: (resources.rowDropping.presetRowDroppingMethods ?? []).map((r) => ({ method: r.method, methodConfig: { fields: [...r.methodConfig.fields] } })),
+  };
 }
 
 /** The engine's complete configuration from the job's resources and the update bodies to apply. */

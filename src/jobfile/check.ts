@@ -8,7 +8,7 @@
 import { isHttpUrl, type DataType, type FieldsRead, type JobConfig } from '../contract/index.js';
 import { entriesInOrder, getOwn } from '../contract/json.js';
 import { combiningOrderProblems } from '../engine/steps/combine.js';
-import { coerceFillValue } from '../engine/steps/impute.js';
+import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
@@ -92,6 +92,22 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       const reason = error.message.replace(/\.$/, '');
       const fix = reason.includes('; ') ? '' : "; write a value of that type or change the field's type";
       at(['config', 'impute', field, 'value'], `config.impute.${field}.value: ${reason}${typeSource(field)}${fix}.`);
+    }
+  }
+
+  // The schema's impute methods are the pipeline's suggestions: a field config.impute does not set
+  // gets its method as the engine's impute step would apply it, so what the step refuses (a fill
+  // with no value: the schema block has no place for one) stops here, at the schema's line.
+  for (const [field, method] of entriesInOrder(job.schema?.imputeMethods ?? {})) {
+    if (getOwn(config.impute, field) !== undefined) continue;
+    try {
+      imputeRuleOf(field, { imputeMethod: method }, typeOf(field));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      const key = /^[A-Za-z_][\w-]*$/.test(field) ? field : JSON.stringify(field);
+      at(['schema', 'imputeMethods', field], method === 'fill'
+        ? `schema.imputeMethods.${field} is fill, which needs a value to fill with, and the schema block has no place for one (the dry run would stop on it); give the value under config.impute (${key}: {method: fill, value: ...}), or make the method dropMissing or null.`
+        : `schema.imputeMethods.${field}: ${error.message.replace(/\.$/, '')}; make the method fill (with a value under config.impute), dropMissing or null.`);
     }
   }
 

@@ -5,7 +5,8 @@
 import { isUnderBar, type JobResources } from '../contract/index.js';
 import { stringifyJson } from '../contract/json.js';
 import type { JobFileConfig } from './types.js';
-import { effectivePins, sameValue } from './translate.js';
+import { combiningFromWire, currentBodies, desiredBodies, effectivePins, pivotFromWire, sameValue } from './translate.js';
+import { getOwn } from '../contract/json.js';
 
 /**
  * `=` the job file agrees with the suggestion; `~` it overrides it; `+` it adds what was not
@@ -82,9 +83,18 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
     if (!resources.dataTypes.fieldDataTypes?.[field]) entries.push({ resource: 'dataTypes', key: field, marker: '+', desired });
   }
 
-  for (const [field, c] of Object.entries(config.combining ?? {})) {
-    const s = resources.combining.columnsBeingCombined?.[field];
-    entries.push({ resource: 'combining', key: field, marker: s ? '~' : '+', suggested: s, desired: c });
+  // Combining and pivot are compared as the update bodies (the job file laid over the current
+  // value, as `run` sends it), so the marker and the decision to update are one comparison;
+  // both sides are shown in the job file's shape.
+  const current = currentBodies(resources);
+  const bodies = desiredBodies(config, resources);
+  for (const field of Object.keys(config.combining ?? {})) {
+    const s = getOwn(current.combining.columnsBeingCombined, field);
+    const d = getOwn(bodies.combining.columnsBeingCombined, field)!;
+    entries.push({
+      resource: 'combining', key: field, marker: s === undefined ? '+' : sameValue(s, d) ? '=' : '~',
+      suggested: s === undefined ? undefined : combiningFromWire(s), desired: combiningFromWire(d),
+    });
   }
   for (const [field, u] of Object.entries(config.units ?? {})) {
     const s = resources.units.fieldUnitConversions?.[field];
@@ -102,9 +112,12 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
     entries.push({ resource: 'impute', key: field, marker: pinned(suggested, m.method === 'fill' ? m : { method: m.method }), suggested, confidence: s?.confidence, desired: m });
   }
   if (config.pivot !== undefined) {
-    const p = resources.pivot.pivot;
-    const suggested = p ? { pivotColumns: p.pivotColumns.columnNames, valueColumns: p.valueColumns.columnNames, indexColumns: p.indexColumns.columnNames, aggregationMethod: p.indexColumns.aggregationMethod } : undefined;
-    entries.push({ resource: 'pivot', key: 'pivot', marker: pinned(suggested, config.pivot), suggested, desired: config.pivot });
+    const s = current.pivot.pivot;
+    const d = bodies.pivot.pivot!;
+    entries.push({
+      resource: 'pivot', key: 'pivot', marker: s === null ? '+' : sameValue(s, d) ? '=' : '~',
+      suggested: s === null ? undefined : pivotFromWire(s), desired: pivotFromWire(d),
+    });
   }
   if (config.rowDropping !== undefined) {
     const s = (resources.rowDropping.additionalRowDroppingMethods ?? []).map((r) => ({ method: r.method, fields: r.methodConfig.fields }));

@@ -3,7 +3,7 @@
  * bodies. Job files, command-line flags and the engine all go through here, so a dry run, the
  * local service and the real service always see the same configuration.
  */
-import type { CombiningConfig, JobConfig, JobResources } from '../contract/index.js';
+import type { CombiningConfig, JobConfig, JobResources, PivotConfig } from '../contract/index.js';
 import { entriesInOrder, orderedObject, setOwn } from '../contract/json.js';
 import { currentBodies, rulesMap, sameValue, sourceNames } from '../contract/translate.js';
 import type { JobFileConfig } from './types.js';
@@ -11,7 +11,7 @@ import type { JobFileConfig } from './types.js';
 // The read -> update translation moved to the contract (the engine and the local service use it too).
 export {
   combiningUpdate, currentBodies, dataTypesUpdate, DEFAULT_SOURCE, engineConfig, fieldsUpdate, imputeUpdate, pivotUpdate,
-  rowDroppingUpdate, sameValue, sourceNames, textUpdate, unitsUpdate,
+  rowDroppingUpdate, sameValue, schemaFromResources, sourceNames, textUpdate, unitsUpdate,
 } from '../contract/translate.js';
 
 /** The configuration resources in the order updates must be sent (the sheet changes the columns). */
@@ -53,13 +53,7 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
   }
 
   for (const [field, c] of Object.entries(config.combining ?? {})) {
-    // Seed rule 1: an unspecified member takes the default, which is what the read returns.
-    const base: CombiningConfig = bodies.combining.columnsBeingCombined[field] ?? {};
-    const next: CombiningConfig = { ...base };
-    if (c.method !== undefined) next.method = c.method;
-    if (c.separator !== undefined) next.methodConfig = { ...(base.methodConfig ?? {}), separator: c.separator };
-    if (c.order !== undefined) next.combiningOrder = [...c.order];
-    setOwn(bodies.combining.columnsBeingCombined, field, next);
+    setOwn(bodies.combining.columnsBeingCombined, field, combiningOver(bodies.combining.columnsBeingCombined[field] ?? {}, c));
   }
 
   for (const [field, dataType] of Object.entries(config.dataTypes ?? {})) setOwn(bodies.dataTypes.fieldDataTypes, field, { dataType });
@@ -99,6 +93,39 @@ export function desiredBodies(config: JobFileConfig, current: JobResources): Req
     }
   }
   return bodies;
+}
+
+/** A job file's combining entry: the wire's `methodConfig.separator` and `combiningOrder` as `separator` and `order`. */
+export type JobCombining = NonNullable<JobFileConfig['combining']>[string];
+
+/**
+ * A field's combining body with the job file's entry laid over the current one. Seed rule 1: an
+ * unspecified member takes the default, which is what the read returns. The update body and the
+ * diff's marker both come from here, so a value in the other shape is never a change.
+ */
+export function combiningOver(base: CombiningConfig, c: JobCombining): CombiningConfig {
+  const next: CombiningConfig = { ...base };
+  if (c.method !== undefined) next.method = c.method;
+  if (c.separator !== undefined) next.methodConfig = { ...(base.methodConfig ?? {}), separator: c.separator };
+  if (c.order !== undefined) next.combiningOrder = [...c.order];
+  return next;
+}
+
+/** A field's combining body in the job file's shape (`pull` writes it, the diff shows it). */
+export function combiningFromWire(c: CombiningConfig): JobCombining {
+  return {
+    ...(c.method !== undefined ? { method: c.method } : {}),
+    ...(c.methodConfig?.separator !== undefined ? { separator: c.methodConfig.separator } : {}),
+    ...(c.combiningOrder !== undefined ? { order: [...c.combiningOrder] } : {}),
+  };
+}
+
+/** A pivot body in the job file's shape (`pull` writes it, the diff shows it). */
+export function pivotFromWire(p: PivotConfig): NonNullable<JobFileConfig['pivot']> {
+  return {
+    pivotColumns: [...p.pivotColumns.columnNames], valueColumns: [...p.valueColumns.columnNames],
+    indexColumns: [...p.indexColumns.columnNames], aggregationMethod: p.indexColumns.aggregationMethod ?? 'first',
+  };
 }
 
 /**
@@ -142,13 +169,7 @@ export function configFromResources(current: JobResources): JobFileConfig {
   const combining = Object.entries(current.combining.columnsBeingCombined ?? {});
   if (combining.length) {
     config.combining = {};
-    for (const [field, c] of combining) {
-      config.combining[field] = {
-        ...(c.method !== undefined ? { method: c.method } : {}),
-        ...(c.methodConfig?.separator !== undefined ? { separator: c.methodConfig.separator } : {}),
-        ...(c.combiningOrder !== undefined ? { order: [...c.combiningOrder] } : {}),
-      };
-    }
+    for (const [field, c] of combining) config.combining[field] = combiningFromWire(c);
   }
   const types = Object.entries(current.dataTypes.fieldDataTypes ?? {});
   if (types.length) config.dataTypes = Object.fromEntries(types.map(([f, t]) => [f, t.dataType]));
@@ -161,12 +182,7 @@ export function configFromResources(current: JobResources): JobFileConfig {
       : { method: m.imputeMethod }]));
   }
   const p = current.pivot.pivot;
-  if (p) {
-    config.pivot = {
-      pivotColumns: [...p.pivotColumns.columnNames], valueColumns: [...p.valueColumns.columnNames],
-      indexColumns: [...p.indexColumns.columnNames], aggregationMethod: p.indexColumns.aggregationMethod ?? 'first',
-    };
-  }
+  if (p) config.pivot = pivotFromWire(p);
   const additional = current.rowDropping.additionalRowDroppingMethods ?? [];
   if (additional.length) config.rowDropping = additional.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] }));
   const text = current.text.textProcessingMethods ?? {};

@@ -195,6 +195,72 @@ describe('pull -> validate -> run --job', () => {
   });
 });
 
+describe('pull keeps the start options', () => {
+  it('writes the start options this machine sent under options, and says which the service does not return when it has no record', async () => {
+    const started = await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers', '--name', 'opts',
+      '--destination-file-name', 'nov.csv', '--use-full-data', '--use-variable-fields', '--webhook-url', 'http://127.0.0.1:9/start']);
+    const jobId = started.stdout.trim();
+    const pulled = await cli(['pull', jobId]);
+    expect(pulled.exitCode, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('options:\n  useFullData: true\n  useVariableFields: true\n  destinationFileName: nov.csv\n  outputFileType: csv\n  webhookUrl: http://127.0.0.1:9/start\nconfig:\n');
+
+    // Another machine (no record of the start): the file says which options it cannot know.
+    const elsewhere = await runCli(['pull', jobId, '--pipeline', 'pl_customers'], { env: { ...env(), XDG_STATE_HOME: join(dir, 'other-state') }, cwd: dir, timeoutMs: 40_000 });
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).not.toContain('options:\n');
+    expect(elsewhere.stdout).toContain('# The service does not return the start options: add under options those the job was started with\n# (outputFileType: excel if it writes Excel; destinationFileName, useFullData, useVariableFields, webhookUrl).\nconfig:\n');
+  });
+});
+
+describe('pull -> dry-run, plan and the drop gate give what the service runs', () => {
+  it('writes the pipeline\'s schema block, so the preset row dropping counts in the dry run, the plan and --max-dropped-rows', async () => {
+    const started = await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers', '--name', 'pulltest']);
+    const jobId = started.stdout.trim();
+    for (const args of [
+      ['fields', 'update', jobId, '--map', 'First=full_name', '--map', 'Last=full_name', '--allow-combining', '--unmap', 'Internal Notes'],
+      ['impute', 'update', jobId, '--impute', 'country=fill:ZZ', '--impute', 'email=dropMissing'],
+      ['row-dropping', 'update', jobId, '--drop', 'duplicateValues:id'],
+    ]) expect((await cli(args)).exitCode).toBe(0);
+    expect((await cli(['pull', jobId, '--write', 'pulled.yaml'])).exitCode).toBe(0);
+    const text = await readFile(join(dir, 'pulled.yaml'), 'utf8');
+    expect(text).toContain('schema:\n');
+    expect(text).toContain('  expectedFields: [ id, full_name, email, amount, country, created_at, phone ]\n  optionalFields: [ phone ]\n');
+    expect(text).toContain('  fieldUnits: { created_at: UTC_p0 }\n  imputeMethods: { country: null }\n  rowDropping:\n    - { method: missingValues, fields: [ id ] }\n');
+    await writeFile(join(dir, 'pulled.yaml'), text.replace('  file: null\n', '  file: ./customers.csv\n'));
+    expect((await cli(['validate', 'pulled.yaml'])).exitCode).toBe(0);
+
+    // The service's run of the job: the row with no id is dropped by the pipeline's preset.
+    const run = await cli(['run', jobId, '--wait', '-o', 'json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { rowsIn, rowsOut } = JSON.parse(run.stdout);
+    expect([rowsIn, rowsOut]).toEqual([8, 5]);
+
+    const dry = await cli(['dry-run', 'pulled.yaml', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).report.rowsOut).toBe(rowsOut);
+
+    // plan's prediction on a new job started from the pulled file, and the gate of its run.
+    const plan = await cli(['plan', 'pulled.yaml']);
+    expect(plan.stdout).toContain(`Data effect (embedded engine): 8 rows in, ${rowsOut} out`);
+    expect(plan.stdout).toContain('dropped by missingValues: id (preset): 1');
+    const gated = await cli(['run', 'pulled.yaml', '--max-dropped-rows', '2']);
+    expect(gated.stderr).toContain('The run would drop 3 of 8 rows');
+    expect(gated.exitCode).toBe(5);
+    const passed = await cli(['run', 'pulled.yaml', '--max-dropped-rows', '3', '-o', 'json']);
+    expect(passed.exitCode, passed.stderr).toBe(0);
+    expect(passed.stdout).toContain(`"rowsOut": ${rowsOut}`);
+  });
+
+  it('predicts with the service\'s preset row dropping even when the job file has no schema block', async () => {
+    await jobFile('version: 1\npipeline: pl_customers\ninput: {file: ./customers.csv}\nconfig:\n  mapping: {First: full_name}\n');
+    const plan = await cli(['plan', 'job.yaml', '--yes']);
+    expect(plan.stdout).toContain('dropped by missingValues: id (preset): 1');
+    const gated = await cli(['run', 'job.yaml', '--yes', '--max-dropped-rows', '0']);
+    expect(gated.stderr).toContain('missingValues: id (preset): 1');
+    expect(gated.exitCode).toBe(5);
+  });
+});
+
 describe('writing job files', () => {
   it('init and pull refuse to replace a file without --force (exit 2, nothing sent)', async () => {
     await writeFile(join(dir, 'mine.yaml'), 'keep me\n');

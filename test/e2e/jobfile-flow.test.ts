@@ -66,6 +66,36 @@ describe('import plan', () => {
   });
 });
 
+describe('plan --job on a pulled file with columns combined', () => {
+  it('marks combining the service already has as agreed, in the job file\'s shape, and a changed separator as the one update', async () => {
+    const jobId = (await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers'])).stdout.trim();
+    expect((await cli(['fields', 'update', jobId, '--map', 'First=full_name', '--map', 'Last=full_name', '--allow-combining'])).exitCode).toBe(0);
+    expect((await cli(['combining', 'update', jobId, '--field', 'full_name', '--method', 'stringAppend', '--separator', ' ', '--order', 'Last,First'])).exitCode).toBe(0);
+    const pulled = join(dir, 'pulled.yaml');
+    expect((await cli(['pull', jobId, '--write', pulled])).exitCode).toBe(0);
+
+    const same = await cli(['plan', pulled, '--job', jobId, '--detailed-exitcode']);
+    expect(same.stdout).toContain('combining:\n  = full_name: {"method":"stringAppend","separator":" ","order":["Last","First"]}\n');
+    expect(same.stdout).not.toContain('methodConfig');
+    expect(same.stdout).toContain('Nothing to update');
+    expect(same.exitCode).toBe(0);
+
+    // A member left out takes the current value: only the separator written, and it agrees.
+    const text = await readFile(pulled, 'utf8');
+    const partial = join(dir, 'partial.yaml');
+    await writeFile(partial, text.replace(/  combining:\n(    .*\n)+/, '  combining:\n    full_name: {separator: " "}\n'));
+    const agreed = await cli(['plan', partial, '--job', jobId, '--detailed-exitcode', '-o', 'json']);
+    expect(agreed.exitCode, agreed.stderr).toBe(0);
+    expect(JSON.parse(agreed.stdout).entries).toContainEqual(expect.objectContaining({ resource: 'combining', key: 'full_name', marker: '=' }));
+
+    await writeFile(partial, text.replace(/  combining:\n(    .*\n)+/, '  combining:\n    full_name: {separator: "-"}\n'));
+    const changed = await cli(['plan', partial, '--job', jobId, '--detailed-exitcode']);
+    expect(changed.stdout).toContain('  ~ full_name: suggested {"method":"stringAppend","separator":" ","order":["Last","First"]} -> {"method":"stringAppend","separator":"-","order":["Last","First"]}\n');
+    expect(changed.stdout).toContain('Updates to send: combining\n');
+    expect(changed.exitCode).toBe(6);
+  });
+});
+
 describe('import run <job.yaml>', () => {
   it('sends only the differing updates, in dependency order, then runs and waits', async () => {
     const r = await cli(['run', join(dir, 'job.yaml')]);

@@ -167,3 +167,20 @@ describe('the job file\'s encoding', () => {
     expect(r.exitCode).toBe(2);
   });
 });
+
+describe('a schema block the engine cannot apply', () => {
+  it('refuses an impute method fill in the schema with no value to fill with, at its line in the job file\'s terms, unless config.impute gives one', async () => {
+    const schema = `${SCHEMA}  imputeMethods: {country: fill}\n`;
+    await write(job('  mapping: {Customer ID: id}\n', schema));
+    await expectRefused('job.yaml', 'job.yaml:12:19: schema.imputeMethods.country is fill, which needs a value to fill with, and the schema block has no place for one (the dry run would stop on it); give the value under config.impute (country: {method: fill, value: ...}), or make the method dropMissing or null.');
+    const refused = await cli(['validate', 'job.yaml']);
+    expect(refused.stderr).not.toContain('imputeMethodConfig');
+    // The job file's own fill value replaces the pipeline's suggestion: validate and the dry run accept it.
+    await write(job('  mapping: {Customer ID: id}\n  impute:\n    country: {method: fill, value: ZZ}\n', schema), 'valued.yaml');
+    const v = await cli(['validate', 'valued.yaml']);
+    expect(v.exitCode).toBe(0);
+    const d = await cli(['dry-run', 'valued.yaml']);
+    expect(d.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'valued.out.csv'), 'utf8')).toContain('ZZ');
+  });
+});

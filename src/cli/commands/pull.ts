@@ -1,7 +1,7 @@
 /** `import pull <jobId> [--write PATH]`: a job file that reproduces a job's current configuration. */
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
-import type { JobResources } from '../../contract/index.js';
+import type { JobResources, PipelineSchema } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { parseJobId } from '../flags.js';
@@ -50,8 +50,8 @@ export interface PullContext { record?: JobRecord; pipeline?: string; name?: str
  * type, and every configured resource, confidence as comments.
  */
 export async function renderPulled(jobId: string, resources: JobResources, today: string, context: PullContext = {}): Promise<string> {
-  const [YAML, { configFromResources }, { describeInput }] = await Promise.all([
-    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'),
+  const [YAML, { configFromResources, schemaFromResources }, { describeInput, START_OPTIONS }, { entriesInOrder }] = await Promise.all([
+    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../../contract/json.js'),
   ]);
   const { record } = context;
   const config = configFromResources(resources);
@@ -67,8 +67,20 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   // Seed: the start form cannot be read back, so the input is a placeholder (`file:` left empty).
   job.input = { file: null };
   const outputFileType = record?.outputFileType;
-  if (outputFileType !== undefined) job.options = { outputFileType };
+  // Seed: no read returns the start options; this machine's record of the start has them.
+  const options: Record<string, unknown> = {};
+  // In the format's order (jobfile.md): outputFileType comes before webhookUrl.
+  for (const key of [...START_OPTIONS.slice(0, -1), 'outputFileType', 'webhookUrl'] as const) {
+    const value = key === 'outputFileType' ? outputFileType : record?.options?.[key];
+    if (value !== undefined) options[key] = value;
+  }
+  if (Object.keys(options).length) job.options = options;
+  // The scripts attached at start are the one start option a read returns (getScripts).
+  const scripts = resources.scripts.preColumnMapping ?? [];
+  if (scripts.length) job.scripts = { preColumnMapping: [...scripts] };
   job.config = config;
+  const schema = schemaBlock(schemaFromResources(resources), entriesInOrder);
+  if (schema.size) job.schema = schema;
   const doc = new YAML.Document(job);
   doc.commentBefore = ` Configuration of job ${jobId}, written by \`import pull\` on ${today}.\n`
     + ` \`import run <this file> --job ${jobId}\` reuses the job: it sends only what differs, then runs it.`;
@@ -79,8 +91,14 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   if (pipeline === undefined) {
     doc.commentBefore += '\n The service does not return the pipeline: add "pipeline: <id>" (or pass --pipeline to pull) before starting a new job.';
   }
+  // Said above `config:`, where `options:` would be.
+  const configKey = (doc.contents as any).items.find((pair: any) => pair.key?.value === 'config')?.key ?? {};
   if (outputFileType === undefined) {
-    (doc.get('config', true) as any).commentBefore = ' options.outputFileType is not returned by the service: add "options: {outputFileType: excel}" if the job writes Excel.';
+    configKey.commentBefore = ' The service does not return the start options: add under options those the job was started with\n'
+      + ' (outputFileType: excel if it writes Excel; destinationFileName, useFullData, useVariableFields, webhookUrl).';
+  } else if (record?.options === undefined) {
+    configKey.commentBefore = ' The record of this job\'s start has no other start options: add destinationFileName, useFullData,\n'
+      + ' useVariableFields or webhookUrl under options if the job was started with them.';
   }
   const mappingNode = doc.getIn(['config', 'mapping'], true) as any;
   const mapped = Object.values(resources.fields.columnFieldMapping ?? {})[0] ?? {};
@@ -93,7 +111,31 @@ export async function renderPulled(jobId: string, resources: JobResources, today
     const t = resources.dataTypes.fieldDataTypes[String(item.key.value ?? item.key)];
     if (t && typeof t.confidence === 'number') item.value.comment = ` confidence ${t.confidence.toFixed(2)}`;
   }
+  const schemaNode = doc.get('schema', true) as any;
+  if (schemaNode) {
+    schemaNode.commentBefore = ' What the pipeline expects, as the service\'s reads give it: dry-run and plan apply its preset row dropping\n'
+      + ' and expected types as the service does. Keep it in step with the pipeline; the service\'s own values count for plan and run.';
+    for (const item of schemaNode.items) if (item.value?.items && item.key.value !== 'rowDropping') item.value.flow = true;
+    for (const rule of (schemaNode.get('rowDropping', true) as any)?.items ?? []) rule.flow = true;
+  }
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * A job file's `schema` block (jobfile.md) from the pipeline the reads describe, members in the
+ * format's order, empty ones left out; field-keyed members are Maps, so every field name keeps
+ * its order (`"1962"`, `__proto__` included).
+ */
+function schemaBlock(schema: PipelineSchema, entriesInOrder: <T>(o: Record<string, T>) => [string, T][]): Map<string, unknown> {
+  const block = new Map<string, unknown>();
+  if (schema.expectedFields.length) block.set('expectedFields', schema.expectedFields);
+  if (schema.optionalFields.length) block.set('optionalFields', schema.optionalFields);
+  for (const [key, value] of [['fieldDataTypes', schema.fieldDataTypes], ['fieldUnits', schema.fieldUnits], ['imputeMethods', schema.imputeMethods]] as const) {
+    const entries = entriesInOrder(value as Record<string, unknown>);
+    if (entries.length) block.set(key, new Map(entries));
+  }
+  if (schema.rowDropping.length) block.set('rowDropping', schema.rowDropping.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] })));
+  return block;
 }
 
 /** The `pull` command. */

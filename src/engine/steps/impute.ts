@@ -2,7 +2,7 @@
  * Step 7, imputation: `fill` replaces missing values with the field's fill value, `dropMissing`
  * drops rows where the field is missing, `null` leaves the field alone.
  */
-import { IMPUTE_METHODS, type DataType } from '../../contract/index.js';
+import { IMPUTE_METHODS, type DataType, type ImputeConfig } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { losesDigits, normalizeDate, parseNumber, slashDateOrder } from '../parse.js';
@@ -68,20 +68,31 @@ function zoneAfterUnits(config: EngineConfig, field: string): number | undefined
   return hours === undefined ? undefined : hours * 60;
 }
 
-interface Rule { field: string; method: Method; fillValue: Value }
+/** A field's impute rule as the step applies it. */
+export interface ImputeRule { field: string; method: Method; fillValue: Value }
 
-function validate(config: EngineConfig): Rule[] {
-  const rules: Rule[] = [];
+/**
+ * One field's impute method as the step applies it, or null when it leaves the field alone;
+ * throws a UsageError naming the field when the step cannot apply it (an unknown method, a fill
+ * with no value or one that does not fit `type`). The job-file check asks this too, so a value
+ * the step would refuse is refused at its line.
+ */
+export function imputeRuleOf(field: string, entry: ImputeConfig | undefined, type: DataType | undefined, zoneMinutes?: number): ImputeRule | null {
+  const method = imputeMethodOf(entry?.imputeMethod);
+  if (method === undefined) {
+    throw new UsageError(`Impute method "${String(entry?.imputeMethod)}" for field "${field}" is not one of ${IMPUTE_METHODS.join(', ')}, null.`);
+  }
+  if (method === null) return null;
+  const fillValue = method === 'fill' ? coerceFillValue(field, entry?.imputeMethodConfig?.fillValue, type, zoneMinutes) : null;
+  return { field, method, fillValue };
+}
+
+function validate(config: EngineConfig): ImputeRule[] {
+  const rules: ImputeRule[] = [];
   for (const [field, entry] of Object.entries(config.impute ?? {})) {
-    const method = imputeMethodOf(entry?.imputeMethod);
-    if (method === undefined) {
-      throw new UsageError(`Impute method "${String(entry?.imputeMethod)}" for field "${field}" is not one of ${IMPUTE_METHODS.join(', ')}, null.`);
-    }
-    if (method === null) continue;
     // fillValue is taken as the output holds the field: after type coercion and unit conversion.
-    const type = dataTypeOf(config.dataTypes?.[field]);
-    const fillValue = method === 'fill' ? coerceFillValue(field, entry.imputeMethodConfig?.fillValue, type, zoneAfterUnits(config, field)) : null;
-    rules.push({ field, method, fillValue });
+    const rule = imputeRuleOf(field, entry, dataTypeOf(config.dataTypes?.[field]), zoneAfterUnits(config, field));
+    if (rule) rules.push(rule);
   }
   return rules;
 }
