@@ -69,11 +69,13 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   const outputFileType = record?.outputFileType;
   // Seed: no read returns the start options; this machine's record of the start has them.
   const options: Record<string, unknown> = {};
-  // In the format's order (jobfile.md): outputFileType comes before webhookUrl.
-  for (const key of [...START_OPTIONS.slice(0, -1), 'outputFileType', 'webhookUrl'] as const) {
+  // In the format's order (jobfile.md). A webhook URL is said, not written: it may hold a token,
+  // and a pulled file is one to commit.
+  for (const key of [...START_OPTIONS.slice(0, -1), 'outputFileType'] as const) {
     const value = key === 'outputFileType' ? outputFileType : record?.options?.[key];
     if (value !== undefined) options[key] = value;
   }
+  const hadWebhook = record?.options?.webhookUrl !== undefined;
   if (Object.keys(options).length) job.options = options;
   // The scripts attached at start are the one start option a read returns (getScripts).
   const scripts = resources.scripts.preColumnMapping ?? [];
@@ -99,6 +101,9 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   } else if (record?.options === undefined) {
     configKey.commentBefore = ' The record of this job\'s start has no other start options: add destinationFileName, useFullData,\n'
       + ' useVariableFields or webhookUrl under options if the job was started with them.';
+  } else if (hadWebhook) {
+    configKey.commentBefore = ' The job was started with a start webhook URL, not written here (a URL may hold a token):\n'
+      + ' add options.webhookUrl (${NAME} takes it from the environment) if new jobs should send it.';
   }
   const mappingNode = doc.getIn(['config', 'mapping'], true) as any;
   const mapped = Object.values(resources.fields.columnFieldMapping ?? {})[0] ?? {};
