@@ -24,10 +24,15 @@ export interface JobRecord {
   /** The data input: a file (its name), a Google Sheet (its sheet name), or inline rows. */
   input: { kind: 'file' | 'googleSheet' | 'jsonData'; name?: string };
   startedAt: string;
+  /** Whether the job was started with a start webhook URL (the URL itself is not kept). */
+  webhook?: boolean;
 }
 
-/** The start options a job file keeps under `options` besides outputFileType, in the format's order. */
-export const START_OPTIONS = ['useFullData', 'useVariableFields', 'destinationFileName', 'webhookUrl'] as const;
+/**
+ * The start options a record keeps, as a job file's `options` holds them before outputFileType, in
+ * the format's order. A webhook URL is not kept (it may hold a token): only that there was one.
+ */
+export const START_OPTIONS = ['useFullData', 'useVariableFields', 'destinationFileName'] as const;
 
 /** The start options of a record. */
 export type StartOptions = Partial<Pick<StartForm, (typeof START_OPTIONS)[number]>>;
@@ -59,6 +64,7 @@ export async function saveJobRecord(deps: Deps, jobId: string, form: StartForm, 
   const options: Record<string, unknown> = {};
   for (const key of START_OPTIONS) if (form[key] !== undefined) options[key] = form[key];
   record.options = options as StartOptions;
+  if (form.webhookUrl !== undefined) record.webhook = true;
   try {
     await mkdir(jobRecordDir(deps.env), { recursive: true, mode: 0o700 });
     await writeFile(recordPath(deps.env, deps.settings.baseUrl, jobId), JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });

@@ -71,11 +71,11 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   const options: Record<string, unknown> = {};
   // In the format's order (jobfile.md). A webhook URL is said, not written: it may hold a token,
   // and a pulled file is one to commit.
-  for (const key of [...START_OPTIONS.slice(0, -1), 'outputFileType'] as const) {
+  for (const key of [...START_OPTIONS, 'outputFileType'] as const) {
     const value = key === 'outputFileType' ? outputFileType : record?.options?.[key];
     if (value !== undefined) options[key] = value;
   }
-  const hadWebhook = record?.options?.webhookUrl !== undefined;
+  const hadWebhook = record?.webhook === true;
   if (Object.keys(options).length) job.options = options;
   // The scripts attached at start are the one start option a read returns (getScripts).
   const scripts = resources.scripts.preColumnMapping ?? [];
