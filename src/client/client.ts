@@ -200,6 +200,14 @@ export class ImportClient {
 
   /** The one request path: send, retry what may be repeated, judge the answer. */
   async request<T>(path: string, o: RequestOptions): Promise<T> {
+    return (await this.exchange<T>(path, o)).body;
+  }
+
+  /**
+   * `request`, with the status of the successful answer beside its body (for `run`, where a 202
+   * says "accepted", not "complete").
+   */
+  async exchange<T>(path: string, o: RequestOptions): Promise<{ status: number; body: T; url: string }> {
     const url = this.urlOf(path);
     // A streamed body can be read once only, so it is never repeated whatever `retry` says.
     const maxRetries = o.retry && !isStream(o.raw?.data) ? this.retryPolicy.retries : 0;
@@ -225,7 +233,7 @@ export class ImportClient {
           continue;
         }
       }
-      return this.judge<T>(answer, url, o);
+      return { status: answer.status, body: this.judge<T>(answer, url, o), url };
     }
   }
 

@@ -385,21 +385,88 @@ export const RunRequest = v.pipe(
 );
 
 /**
- * The answer to `run`. Seed: not shown; any answer is accepted (an object, text, nothing). An
- * object whose `status`/`state` says failed, or that holds an `error`, reports a failed job.
+ * Words of a `status`/`state` member that say a waited-for job is complete (in any case). Seed:
+ * the run answer is not shown; `returnWhenComplete: true` returns "once the whole job is
+ * complete", so any other word (running, queued, cancelled...) is not a completed job.
+ */
+export const RUN_COMPLETION_WORDS = ['complete', 'completed', 'done', 'success', 'succeeded', 'finished', 'ok'] as const;
+
+/** Words of a `status`/`state` member that say a job failed, waited for or not (in any case). */
+export const RUN_FAILURE_WORDS = ['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted', 'rejected'] as const;
+
+/** Text answers that open with one of these words report a failure (`FAILED: ...`, `Error - ...`). */
+const FAILURE_TEXT = /^(failed|failure|errored|error)(?![\w-])/i;
+
+/** What an answer says went wrong: the member that says it and the service's words (when it gave any). */
+export interface ReportedFailure { member: string; words?: string }
+
+/** The message of an error member: a string, `{message}`, or a list of either. */
+function wordsOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() || undefined;
+  if (Array.isArray(value)) {
+    const all = value.map(wordsOf).filter((w): w is string => w !== undefined);
+    return all.length ? all.join('; ') : undefined;
+  }
+  if (isPlainObject(value)) {
+    const message = wordsOf(value.message) ?? wordsOf(value.detail);
+    return message !== undefined && typeof value.code === 'string' ? `${message} (${value.code})` : message;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a 2xx answer (of an update or of `run`) reports a failure anyway: an `error` member,
+ * `success: false`, a non-empty `errors` list, a status/state that is a failure word, or a text
+ * that opens with failed/failure/error. Seed: update and run answers are not shown; an answer that
+ * says it failed is taken at its word.
+ */
+export function reportedFailure(answer: unknown): ReportedFailure | undefined {
+  if (typeof answer === 'string') return FAILURE_TEXT.test(answer.trim()) ? { member: 'the body', words: answer.trim() } : undefined;
+  if (!isPlainObject(answer)) return undefined;
+  const words = wordsOf(answer.error) ?? wordsOf(answer.errors) ?? wordsOf(answer.message);
+  const { error, errors } = answer;
+  if (error !== undefined && error !== null && error !== false && error !== '') return { member: 'error', words };
+  if (answer.success === false) return { member: 'success', words };
+  if (Array.isArray(errors) && errors.length > 0) return { member: 'errors', words };
+  const [member, state] = stateOf(answer);
+  if (typeof state === 'string' && spellingOf(RUN_FAILURE_WORDS, state.trim()) !== undefined) return { member, words: words ?? state };
+  return undefined;
+}
+
+/** The `status` member of an answer, else its `state`. */
+function stateOf(answer: Record<string, unknown>): ['status' | 'state', unknown] {
+  return answer.status !== undefined && answer.status !== null ? ['status', answer.status] : ['state', answer.state];
+}
+
+/** What a run answer says: the job completed (waited), was accepted (not waited), failed, or did not complete. */
+export type RunOutcome =
+  | { outcome: 'completed' | 'accepted' }
+  | { outcome: 'failed'; member: string; words?: string }
+  | { outcome: 'incomplete'; member: string; value: string };
+
+/**
+ * The answer to `run` with its HTTP status, and whether the run waited (`returnWhenComplete:
+ * true`). Seed: the answer is not shown; any form is accepted (an object, text, nothing), but:
+ * - an answer that reports a failure (`reportedFailure`) is a failed job, waited for or not;
+ * - when waiting, a 202, or a `status`/`state` that is not one of RUN_COMPLETION_WORDS, is a job
+ *   that did not complete (absent is complete: the call returned, which the seed says it does
+ *   once the job is complete);
+ * - without waiting, anything else is an acceptance.
  */
 export const RunAnswer = v.pipe(
-  v.unknown(),
-  v.transform((answer): { body: unknown; failed: boolean; failure?: string } => {
-    if (!isPlainObject(answer)) return { body: answer, failed: false };
-    const state = answer.status ?? answer.state;
-    const error = answer.error;
-    const failed = (typeof state === 'string' && /^(failed|failure|error|errored)$/i.test(state)) || (error !== undefined && error !== null && error !== false);
-    if (!failed) return { body: answer, failed };
-    const failure = typeof error === 'string' ? error
-      : isPlainObject(error) && typeof error.message === 'string' ? error.message
-        : typeof answer.message === 'string' ? answer.message : undefined;
-    return { body: answer, failed, failure };
+  v.object({ status: v.number(), body: v.unknown(), waited: v.boolean() }),
+  v.transform(({ status, body, waited }): RunOutcome => {
+    const failure = reportedFailure(body);
+    if (failure) return { outcome: 'failed', ...failure };
+    if (!waited) return { outcome: 'accepted' };
+    if (status === 202) return { outcome: 'incomplete', member: 'its HTTP status', value: '202 Accepted' };
+    if (isPlainObject(body)) {
+      const [member, state] = stateOf(body);
+      if (state !== undefined && state !== null && (typeof state !== 'string' || spellingOf(RUN_COMPLETION_WORDS, state.trim()) === undefined)) {
+        return { outcome: 'incomplete', member: `its member ${member}`, value: describeValue(state) };
+      }
+    }
+    return { outcome: 'completed' };
   }),
 );
 

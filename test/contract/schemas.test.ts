@@ -143,12 +143,42 @@ describe('start and run', () => {
     expect(read(check(StartAnswer, '<html>hi</html>'))).toBe('(body) holds no job id; expected {"jobId": "..."}');
   });
 
-  it('checks the run body strictly; reads any run answer, a failed one as failed', () => {
+  it('checks the run body strictly', () => {
     expect(read(check(RunRequest, undefined))).toEqual({});
     expect(read(check(RunRequest, { webhookUrl: null, returnWhenComplete: true }))).toEqual({ returnWhenComplete: true });
     expect(read(check(RunRequest, { wait: true }))).toBe('(body) has an unknown member "wait"; it takes webhookUrl, returnWhenComplete');
-    for (const answer of [undefined, '', 'accepted', {}, { status: 'running' }]) expect((check(RunAnswer, answer) as any).value.failed).toBe(false);
-    expect((check(RunAnswer, { status: 'FAILED', error: { message: 'bad' } }) as any).value).toMatchObject({ failed: true, failure: 'bad' });
+  });
+
+  const outcome = (body: unknown, waited: boolean, status = 200) => read(check(RunAnswer, { status, body, waited }));
+
+  it('reads a run answer that was not waited for as an acceptance, unless it reports a failure', () => {
+    for (const body of [undefined, '', 'accepted', {}, { status: 'running' }, { status: 'queued' }]) {
+      expect(outcome(body, false), JSON.stringify(body)).toEqual({ outcome: 'accepted' });
+      expect(outcome(body, false, 202), JSON.stringify(body)).toEqual({ outcome: 'accepted' });
+    }
+    expect(outcome({ status: 'failed', error: { message: 'bad' } }, false)).toEqual({ outcome: 'failed', member: 'error', words: 'bad' });
+  });
+
+  it('reads a waited-for run answer as complete only when nothing says otherwise', () => {
+    for (const body of [undefined, '', 'OK', {}, { jobId: 'j' }, { status: 'Complete' }, { state: 'SUCCEEDED' }, { status: 'done' }, { status: 'ok' }, { status: null, state: 'finished' }]) {
+      expect(outcome(body, true), JSON.stringify(body)).toEqual({ outcome: 'completed' });
+    }
+    expect(outcome({}, true, 202)).toEqual({ outcome: 'incomplete', member: 'its HTTP status', value: '202 Accepted' });
+    expect(outcome({ status: 'complete' }, true, 202)).toMatchObject({ outcome: 'incomplete' });
+    expect(outcome({ status: 'running' }, true)).toEqual({ outcome: 'incomplete', member: 'its member status', value: '"running"' });
+    expect(outcome({ state: 3 }, true)).toEqual({ outcome: 'incomplete', member: 'its member state', value: 'number 3' });
+  });
+
+  it('reads every way an answer reports a failure, with the service\'s words', () => {
+    expect(outcome({ status: 'FAILED', error: { message: 'bad' } }, true)).toEqual({ outcome: 'failed', member: 'error', words: 'bad' });
+    expect(outcome({ status: 'cancelled', message: 'cancelled by admin' }, true)).toEqual({ outcome: 'failed', member: 'status', words: 'cancelled by admin' });
+    expect(outcome({ success: false, errors: [{ message: 'email missing' }, 'id missing'] }, true)).toEqual({ outcome: 'failed', member: 'success', words: 'email missing; id missing' });
+    expect(outcome({ errors: [{ code: 'x' }] }, false)).toEqual({ outcome: 'failed', member: 'errors', words: undefined });
+    expect(outcome({ error: 'all rows rejected' }, false)).toEqual({ outcome: 'failed', member: 'error', words: 'all rows rejected' });
+    expect(outcome('FAILED: validation failed', true)).toEqual({ outcome: 'failed', member: 'the body', words: 'FAILED: validation failed' });
+    expect(outcome('Error - disk full', false)).toMatchObject({ outcome: 'failed' });
+    // Not failures: an empty error list, a false or null error, a word that only begins like one.
+    for (const body of [{ errors: [] }, { error: null }, { error: false }, 'Error-free run', 'errorless']) expect(outcome(body, true), JSON.stringify(body)).toEqual({ outcome: 'completed' });
   });
 });
 

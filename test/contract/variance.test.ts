@@ -173,7 +173,7 @@ let dir: string;
 let jobFile: string;
 
 /** Routes for job `jobId`: its reads, and every update path answering `update` (default: 200 `{}`). */
-function serveJob(jobId: string, reads: Reads, update: Reply | ((r: RecordedRequest) => Reply) = { body: {} }, run: Reply = { body: { jobId, status: 'running' } }): void {
+function serveJob(jobId: string, reads: Reads, update: Reply | ((r: RecordedRequest) => Reply) = { body: {} }, run: Reply = { body: { jobId, status: 'completed' } }): void {
   for (const [name, path] of Object.entries(GET)) server.on(`GET ${path}/${jobId}`, { body: (reads as any)[name] === null ? 'null' : (reads as any)[name], headers: { 'content-type': 'application/json' } });
   for (const path of UPDATE_PATHS) server.on(`POST ${path}/${jobId}`, update);
   server.on(`POST /run/${jobId}`, run);
@@ -424,8 +424,9 @@ describe.concurrent('run answers the seed leaves open', () => {
   const answers: [string, Reply][] = [
     ['{}', { body: {} }],
     ['empty', { status: 200, body: '' }],
-    ['202', { status: 202 }],
-    ['202 with text', { status: 202, body: 'accepted', headers: { 'content-type': 'text/plain' } }],
+    ['204', { status: 204 }],
+    ['text', { status: 200, body: 'OK', headers: { 'content-type': 'text/plain' } }],
+    ['status succeeded', { body: { status: 'SUCCEEDED', rowsOut: 3 } }],
   ];
   it.each(answers)('run --wait exits 0 on %s', async (label, reply) => {
     const jobId = `V-run-${label.replace(/\W/g, '')}`;
@@ -436,12 +437,60 @@ describe.concurrent('run answers the seed leaves open', () => {
     expect(requestsOf(jobId).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /run/${jobId}`]);
   });
 
-  it('run --wait exits 1 when the answer says the job failed, with the service\'s reason', async () => {
-    const jobId = 'V-run-failed';
-    serveJob(jobId, READ_VARIANTS.base(), undefined, { body: { status: 'failed', error: { message: 'column Amount is not a number' } } });
+  const accepted: [string, Reply][] = [
+    ['202', { status: 202 }],
+    ['202 with text', { status: 202, body: 'accepted', headers: { 'content-type': 'text/plain' } }],
+    ['status running', { body: { status: 'running' } }],
+  ];
+  it.each(accepted)('run without --wait exits 0 on an acceptance (%s)', async (label, reply) => {
+    const jobId = `V-run-nowait-${label.replace(/\W/g, '')}`;
+    serveJob(jobId, READ_VARIANTS.base(), undefined, reply);
+    const res = await cli(['run', jobId]);
+    expectClean(res, 0, jobId);
+    expect(res.stderr).toContain(`Job ${jobId} is running.`);
+  });
+
+  const url = (jobId: string) => `POST ${server.url}/public/client-side/v1/run/${jobId}`;
+  const incomplete: [string, Reply, string][] = [
+    ['202', { status: 202 }, 'its HTTP status is 202 Accepted'],
+    ['202 with a body', { status: 202, body: { status: 'running' } }, 'its HTTP status is 202 Accepted'],
+    ['status running', { body: { status: 'running' } }, 'its member status is "running"'],
+    ['state queued', { body: { state: 'queued' } }, 'its member state is "queued"'],
+  ];
+  it.each(incomplete)('run --wait exits 1 when the answer does not say the job completed (%s)', async (label, reply, member) => {
+    const jobId = `V-run-incomplete-${label.replace(/\W/g, '')}`;
+    serveJob(jobId, READ_VARIANTS.base(), undefined, reply);
     const res = await cli(['run', jobId, '--wait']);
     expectClean(res, 1, jobId);
-    expect(res.stderr).toContain(`error: Job ${jobId} failed: column Amount is not a number.`);
+    expect(res.stderr).toContain(`error: The service's answer to ${url(jobId)} does not say job ${jobId} completed: ${member}, where returnWhenComplete: true asks for an answer once the whole job is complete (complete, completed, done, success, succeeded, finished, ok, no status); check the job on the service before running it again.\n`);
+    expect(res.stderr).not.toContain('completed.\n');
+  });
+
+  const failed: [string, Reply, string][] = [
+    ['status failed', { body: { status: 'failed', error: { message: 'column Amount is not a number' } } }, 'column Amount is not a number'],
+    ['status cancelled', { body: { status: 'cancelled', message: 'cancelled by admin' } }, 'cancelled by admin'],
+    ['success false', { body: { success: false, errors: [{ message: 'validation failed: email missing' }] } }, 'validation failed: email missing'],
+    ['a text FAILED', { body: 'FAILED: validation failed', headers: { 'content-type': 'text/plain' } }, 'FAILED: validation failed'],
+    ['an error with a terminal escape', { body: { error: 'bad\u001b[2Jrow' } }, 'bad\\u001b[2Jrow'],
+  ];
+  it.each(failed)('run --wait exits 1 when the answer says the job failed (%s), with the service\'s words', async (label, reply, words) => {
+    const jobId = `V-run-failed-${label.replace(/\W/g, '')}`;
+    serveJob(jobId, READ_VARIANTS.base(), undefined, reply);
+    const res = await cli(['run', jobId, '--wait']);
+    expectClean(res, 1, jobId);
+    expect(res.stderr).toContain(`error: Job ${jobId} failed: ${words}.\n`);
+    expect(res.stderr + res.stdout).not.toContain('\u001b');
+  });
+
+  it('run job.yaml (which waits) exits 1 on a 202 and does not say the job completed', async () => {
+    const jobId = 'V-run-jobfile-202';
+    serveJob(jobId, READ_VARIANTS.base(), undefined, { status: 202 });
+    const res = await cli(['run', jobFile, '--job', jobId, '--yes']);
+    expectClean(res, 1, jobId);
+    expect(res.stderr).toContain(`does not say job ${jobId} completed: its HTTP status is 202 Accepted`);
+    expect(res.stderr).not.toContain(`Job ${jobId} completed.`);
+    // --no-wait takes the same answer as the acceptance it is.
+    expectClean(await cli(['run', jobFile, '--job', jobId, '--yes', '--no-wait']), 0, jobId);
   });
 });
 
