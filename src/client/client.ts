@@ -5,13 +5,14 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { checkRead, checkUpdate, joinPath, type Problem, type ReadName, type UpdateName } from '../contract/check.js';
 import { API_PREFIX } from '../contract/index.js';
 import { parseJson, stringifyJson } from '../contract/json.js';
 import type { READS, UPDATES } from '../contract/schemas.js';
 import type { InferInput, InferOutput } from 'valibot';
-import { ApiError, AuthError, NetworkError, NotFoundError, UsageError } from '../errors.js';
+import { ApiError, AuthError, NetworkError, NotFoundError, printable, UsageError } from '../errors.js';
 import { Start } from './resources/start.js';
 import { Run } from './resources/run.js';
 import { Sheet } from './resources/sheet.js';
@@ -251,7 +252,8 @@ export class ImportClient {
   /** One attempt: headers, timeout, body; the answer's body is read in full under the same timer. */
   private async send(path: string, url: string, o: RequestOptions): Promise<Answer> {
     const timeoutMs = o.timeoutMs ?? this.timeoutMs;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    // We ask for no compression; a server may still compress (RFC 9110), and decodeBody undoes it.
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
     if (this.apiKey !== undefined && this.apiKey !== '') headers['x-api-key'] = this.apiKey;
     let body: string | Uint8Array | AsyncIterable<Uint8Array> | undefined;
     let size = '';
@@ -280,12 +282,20 @@ export class ImportClient {
         // undici streams async iterables (documented), though its types list only Readable.
         body: body as Dispatcher.RequestOptions['body'],
       });
-      const text = await res.body.text();
+      const bytes = Buffer.from(await res.body.arrayBuffer());
       const ms = Date.now() - started;
       const id = header(res.headers, 'x-request-id');
-      this.verbose(`< ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''} ${o.method} ${url} (${ms} ms, ${Buffer.byteLength(text)} bytes${id ? `, x-request-id ${id}` : ''})`);
-      return { status: res.statusCode, headers: res.headers, text, ms };
+      const encoding = header(res.headers, 'content-encoding');
+      this.verbose(`< ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''} ${o.method} ${url} (${ms} ms, ${bytes.length} bytes${encoding ? `, ${encoding}` : ''}${id ? `, x-request-id ${id}` : ''})`);
+      const decoded = decodeBody(bytes, encoding);
+      if (typeof decoded !== 'string') {
+        // A failure status keeps its meaning (its own text is lost); a 2xx answer we cannot read is unusable.
+        if (res.statusCode >= 200 && res.statusCode < 300) throw new ApiError(`The service's answer to ${o.method} ${url} cannot be used: ${decoded.problem}; report it to the service's operator.`, res.statusCode);
+        return { status: res.statusCode, headers: res.headers, text: '', ms };
+      }
+      return { status: res.statusCode, headers: res.headers, text: decoded, ms };
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       if (timedOut) {
         this.verbose(`< timed out after ${timeoutMs} ms: ${o.method} ${url}`);
         throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
@@ -394,6 +404,12 @@ export function retryAfterMs(value: string | string[] | undefined, now: number):
 
 /** The service's own error text: `{"error":{"message"}}`, `{"message"}`, `{"error":"..."}`, or plain text. */
 export function serviceMessage(text: string, contentType = ''): string | undefined {
+  const said = rawServiceMessage(text, contentType);
+  // The service's words go into a message on a terminal: its control characters are escaped.
+  return said === undefined ? undefined : printable(said);
+}
+
+function rawServiceMessage(text: string, contentType: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   try {
@@ -420,9 +436,9 @@ function looksLikeHtml(text: string, contentType: string): boolean {
   return /html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(text);
 }
 
-/** The first 200 characters of a text on one line. */
+/** The first 200 characters of a text on one line, control characters escaped (see `printable`). */
 function snippet(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = printable(text.replace(/\s+/g, ' ').trim());
   return line.length > 200 ? line.slice(0, 200) + '…' : line;
 }
 
@@ -490,6 +506,36 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
       return `The TLS certificate of ${origin} is for another host name; check the host in --base-url.`;
     default:
       return `The request ${method} ${url} failed: ${describeNetworkError(error)}.`;
+  }
+}
+
+/**
+ * An answer's body as text, its Content-Encoding undone (gzip, deflate, br, in the order the
+ * header lists them, last applied first); an encoding we do not know, or bytes that are not what
+ * the header says, is a problem.
+ */
+export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): string | { problem: string } {
+  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  let data = bytes;
+  for (const coding of codings.reverse()) {
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') data = gunzipSync(data);
+      else if (coding === 'br') data = brotliDecompressSync(data);
+      // RFC 9110's deflate is the zlib format; some servers send raw deflate instead.
+      else if (coding === 'deflate') data = inflateEither(data);
+      else return { problem: `it is sent with Content-Encoding ${JSON.stringify(printable(contentEncoding ?? ''))}, which this tool cannot decode (it reads gzip, deflate and br, and asks for none)` };
+    } catch {
+      return { problem: `its body is not valid ${coding} data although its Content-Encoding says ${JSON.stringify(printable(contentEncoding ?? ''))}` };
+    }
+  }
+  return data.toString('utf8');
+}
+
+function inflateEither(data: Buffer): Buffer {
+  try {
+    return inflateSync(data);
+  } catch {
+    return inflateRawSync(data);
   }
 }
 

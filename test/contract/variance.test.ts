@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkUpdate, type UpdateName } from '../../src/contract/check.js';
 import { parseJson } from '../../src/contract/json.js';
@@ -331,6 +332,21 @@ describe('get -o json prints the service\'s body unchanged, whatever its form', 
   });
 });
 
+describe('compressed answers (a server may compress though we ask for identity)', () => {
+  it('reads a gzip-encoded read as the JSON it is, and says an unknown encoding is the service\'s answer at fault (exit 1)', async () => {
+    const jobId = 'V-gzip';
+    server.on(`GET /fields/${jobId}`, { body: gzipSync(JSON.stringify(BASE.fields)), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const res = await cli(['fields', 'get', jobId, '-o', 'json']);
+    expectClean(res, 0, jobId);
+    expect(JSON.parse(res.stdout)).toEqual(BASE.fields);
+    expect(requestsOf(jobId)[0].headers['accept-encoding']).toBe('identity');
+    server.on(`GET /fields/${jobId}`, { body: 'xx', headers: { 'content-type': 'application/json', 'content-encoding': 'compress' } });
+    const unknown = await cli(['fields', 'get', jobId]);
+    expectClean(unknown, 1, jobId);
+    expect(unknown.stderr).toBe(`error: The service's answer to GET ${server.url}/public/client-side/v1/fields/${jobId} cannot be used: it is sent with Content-Encoding "compress", which this tool cannot decode (it reads gzip, deflate and br, and asks for none); report it to the service's operator.\n`);
+  });
+});
+
 describe('ordered regular-expression rules reach the wire in written order', () => {
   it('sends --data rules as written, in the raw bytes', async () => {
     const jobId = 'V-data-rules';
@@ -472,6 +488,7 @@ describe.concurrent('run answers the seed leaves open', () => {
     ['success false', { body: { success: false, errors: [{ message: 'validation failed: email missing' }] } }, 'validation failed: email missing'],
     ['a text FAILED', { body: 'FAILED: validation failed', headers: { 'content-type': 'text/plain' } }, 'FAILED: validation failed'],
     ['an error with a terminal escape', { body: { error: 'bad\u001b[2Jrow' } }, 'bad\\u001b[2Jrow'],
+    ['gzip-encoded', { body: gzipSync(JSON.stringify({ status: 'failed', error: 'all rows rejected' })), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }, 'all rows rejected'],
   ];
   it.each(failed)('run --wait exits 1 when the answer says the job failed (%s), with the service\'s words', async (label, reply, words) => {
     const jobId = `V-run-failed-${label.replace(/\W/g, '')}`;
