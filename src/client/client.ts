@@ -10,7 +10,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { checkRead, checkUpdate, joinPath, type Problem, type ReadName, type UpdateName } from '../contract/check.js';
 import { API_PREFIX } from '../contract/index.js';
 import { parseJson, stringifyJson } from '../contract/json.js';
-import type { READS, UPDATES } from '../contract/schemas.js';
+import { reportedFailure, type READS, type UPDATES } from '../contract/schemas.js';
 import type { InferInput, InferOutput } from 'valibot';
 import { ApiError, AuthError, NetworkError, NotFoundError, printable, UsageError } from '../errors.js';
 import { Start } from './resources/start.js';
@@ -183,15 +183,23 @@ export class ImportClient {
   /**
    * POSTs an update body after checking it against the contract's strict update schema (exactly
    * the seed's update members; nothing is sent otherwise). The answer may be anything (seed: not
-   * shown): empty, 204, `{}`, an echo of the body or text.
+   * shown): empty, 204, `{}`, an echo of the body or text; but a 2xx answer that reports a failure
+   * (an `error` member, `success: false`, ...: contract `reportedFailure`) is the failed update it says it is.
    */
-  update<K extends UpdateName>(name: K, path: string, body: UpdateBody<K>, o?: CallOptions): Promise<unknown> {
+  async update<K extends UpdateName>(name: K, path: string, body: UpdateBody<K>, o?: CallOptions): Promise<unknown> {
     const checked = checkUpdate(name, body);
     if (!checked.ok) {
       const { path: at, problem } = checked.problem;
       throw new UsageError(`The ${name} update body is not in the seed's update shape: ${joinPath('', at) || 'the body'} ${problem}; nothing was sent to POST ${this.urlOf(path)}.`);
     }
-    return this.post<unknown>(path, { body: checked.value, expect: 'lenient', ...o });
+    const { status, body: answer, url } = await this.exchange<unknown>(path, { ...o, method: 'POST', retry: true, body: checked.value, expect: 'lenient' });
+    const failure = reportedFailure(answer);
+    if (failure) {
+      const member = failure.member === 'the body' ? 'its body' : `its member ${failure.member}`;
+      const words = failure.words !== undefined ? `: ${this.redact(printable(failure.words))}` : '';
+      throw new ApiError(`The service answered POST ${url} with ${status} but ${member} says the update failed${words}; the ${name} update is not taken as applied.`, status, failure.words);
+    }
+    return answer;
   }
 
   /** The full URL of an API path, for messages (no credentials in it). */

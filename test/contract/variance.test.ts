@@ -414,6 +414,29 @@ describe.concurrent('update answers the seed leaves open', () => {
   });
 });
 
+describe.concurrent('update answers that report a failure in a 2xx', () => {
+  const refusals: [string, Reply, string][] = [
+    ['an error member', { body: { error: { code: 'invalid', message: 'fillValue US is not allowed' } } }, 'its member error says the update failed: fillValue US is not allowed (invalid)'],
+    ['success: false', { body: { success: false, errors: ['no such field'] } }, 'its member success says the update failed: no such field'],
+    ['a text error', { body: 'ERROR: rejected', headers: { 'content-type': 'text/plain' } }, 'its body says the update failed: ERROR: rejected'],
+  ];
+  it.each(refusals)('impute update exits 1 on %s, and run job.yaml stops half configured without running', async (label, reply, said) => {
+    const jobId = `V-refused-${label.replace(/\W/g, '')}`;
+    serveJob(jobId, READ_VARIANTS.base());
+    server.on(`POST /impute-methods/${jobId}`, reply);
+    const update = await cli(['impute', 'update', jobId, '--impute', 'email=dropMissing']);
+    expectClean(update, 1, jobId);
+    expect(update.stderr).toBe(`error: The service answered POST ${server.url}/public/client-side/v1/impute-methods/${jobId} with 200 but ${said}; the impute update is not taken as applied.\n`);
+    expect(update.stdout).toBe('');
+
+    const run = await cli(['run', jobFile, '--job', jobId, '--yes']);
+    expectClean(run, 1, jobId);
+    expect(run.stderr).toContain(`Job ${jobId} is half configured: updated fields, dataTypes; not updated: impute`);
+    expect(run.stderr).not.toContain('Updated impute.');
+    expect(requestsOf(jobId).some((r) => r.path.startsWith('/run/'))).toBe(false);
+  });
+});
+
 // One /start route for all: these run one after the other.
 describe('start answers the seed leaves open', () => {
   const answers: [string, Reply, string][] = [
