@@ -125,13 +125,31 @@ const FieldMappingRead = v.pipe(
 );
 /** data source name -> column name -> mapping; a column absent from the map is unmapped. */
 export const ColumnFieldMappingRead = keyedRead(keyedRead(FieldMappingRead));
-/** getFields. */
-export const FieldsRead = readBody({
-  expectedFields: NamesRead,
-  optionalFields: NamesRead,
-  inputColumns: NamesRead,
-  columnFieldMapping: v.nullish(ColumnFieldMappingRead, () => ({})),
-});
+/**
+ * getFields. `expectedFields` must be there (a list, empty when the pipeline expects no field):
+ * the seed lists it in every getFields answer and, unlike units, impute or pivot, never says it is
+ * "not set by default"; read as "no field expected" it would let a job run with a required field
+ * empty. The other members are tolerant (absent `optionalFields` is none optional, the stricter reading).
+ */
+export const FieldsRead = v.pipe(
+  readBody({
+    expectedFields: v.nullish(Names),
+    optionalFields: NamesRead,
+    inputColumns: NamesRead,
+    columnFieldMapping: v.nullish(ColumnFieldMappingRead, () => ({})),
+  }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const { expectedFields, ...rest } = dataset.value;
+    if (expectedFields == null) {
+      addIssue({
+        message: `is ${expectedFields === null ? 'null' : 'absent'}; getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked`,
+        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'expectedFields', value: expectedFields }],
+      });
+      return NEVER;
+    }
+    return { expectedFields, ...rest };
+  }),
+);
 /** updateFields: only `field` per column. */
 export const FieldsUpdate = strictObject({
   columnFieldMapping: keyed(keyed(strictObject({ field: v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {

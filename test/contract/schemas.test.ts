@@ -12,8 +12,9 @@ function read(result: ReturnType<typeof check>): unknown {
 
 describe('tolerant reads: absent, null or {} means "not set"', () => {
   it('fills every member of a resource the service left out', () => {
-    expect(read(checkRead('fields', {}))).toEqual({ expectedFields: [], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
-    expect(read(checkRead('fields', null))).toEqual({ expectedFields: [], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
+    expect(read(checkRead('fields', { expectedFields: [] }))).toEqual({ expectedFields: [], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
+    expect(read(checkRead('fields', { expectedFields: ['a'], optionalFields: null, inputColumns: null, columnFieldMapping: null })))
+      .toEqual({ expectedFields: ['a'], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
     expect(read(checkRead('rowDropping', { presetRowDroppingMethods: null }))).toEqual({ presetRowDroppingMethods: [], additionalRowDroppingMethods: [] });
     expect(read(checkRead('scripts', { preColumnMapping: ['a'] }))).toEqual({ preColumnMapping: ['a'], postClean: [] });
     expect(read(checkRead('text', { textProcessingMethods: null }))).toEqual({ textProcessingMethods: {} });
@@ -33,8 +34,16 @@ describe('tolerant reads: absent, null or {} means "not set"', () => {
     expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1' } }))).toEqual({ sheetSelection: { selected: 'S1', sheets: ['S1'] } });
   });
 
+  it('needs expectedFields in a fields read: absent or null, the required fields could not be checked', () => {
+    const why = "getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked";
+    expect(read(checkRead('fields', {}))).toBe(`expectedFields is absent; ${why}`);
+    expect(read(checkRead('fields', null))).toBe(`expectedFields is absent; ${why}`);
+    expect(read(checkRead('fields', { expectedFields: null, columnFieldMapping: {} }))).toBe(`expectedFields is null; ${why}`);
+    expect(read(checkRead('fields', { expectedFields: 'a' }))).toBe('expectedFields must be a list, not "a"');
+  });
+
   it('leaves out map entries that are null, {} or without their value, and keeps null where it is a value', () => {
-    expect(read(checkRead('fields', { columnFieldMapping: { src: { A: null, B: {}, C: { field: null }, D: { field: 'd' } } } })))
+    expect(read(checkRead('fields', { expectedFields: [], columnFieldMapping: { src: { A: null, B: {}, C: { field: null }, D: { field: 'd' } } } })))
       .toMatchObject({ columnFieldMapping: { src: { D: { field: 'd' } } } });
     expect(read(checkRead('dataTypes', { fieldDataTypes: { a: null, b: { dataType: null }, c: { dataType: 'number' } }, expectedFieldDataTypes: { a: null } })))
       .toEqual({ fieldDataTypes: { c: { dataType: 'number' } }, expectedFieldDataTypes: {} });
@@ -54,7 +63,7 @@ describe('tolerant reads: what a service may add or spell differently', () => {
   it('reads a confidence given as text as a number; a missing one is unknown, under any bar', () => {
     expect(read(checkRead('sheet', { sheetSelection: { selected: 'a', confidence: '0.25', sheets: ['a'] } })))
       .toEqual({ sheetSelection: { selected: 'a', confidence: 0.25, sheets: ['a'] } });
-    expect(read(checkRead('fields', { columnFieldMapping: { s: { A: { field: 'a' } } } }))).toMatchObject({ columnFieldMapping: { s: { A: { field: 'a' } } } });
+    expect(read(checkRead('fields', { expectedFields: [], columnFieldMapping: { s: { A: { field: 'a' } } } }))).toMatchObject({ columnFieldMapping: { s: { A: { field: 'a' } } } });
     expect(isUnderBar(undefined, 0.1)).toBe(true);
     expect(isUnderBar(undefined, undefined)).toBe(false);
     expect(isUnderBar(0.5, 0.5)).toBe(false);
@@ -75,7 +84,7 @@ describe('tolerant reads: what a service may add or spell differently', () => {
   });
 
   it('reads a mapping with several data sources', () => {
-    const body = { columnFieldMapping: { 'a.csv': { A: { field: 'x', confidence: 1 } }, 'b.csv': { B: { field: 'y', confidence: 0.5 } } } };
+    const body = { expectedFields: [], columnFieldMapping: { 'a.csv': { A: { field: 'x', confidence: 1 } }, 'b.csv': { B: { field: 'y', confidence: 0.5 } } } };
     expect(read(checkRead('fields', body))).toMatchObject(body);
     expect(fieldsUpdate(checkRead('fields', body).ok ? (checkRead('fields', body) as any).value : null))
       .toEqual({ columnFieldMapping: { 'a.csv': { A: { field: 'x' } }, 'b.csv': { B: { field: 'y' } } } });

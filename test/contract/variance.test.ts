@@ -76,10 +76,11 @@ function eachObject(value: unknown, fn: (o: Record<string, unknown>) => void): v
 /** The seed-legal variants of the read bodies. */
 const READ_VARIANTS: Record<string, () => Reads> = {
   base: clone,
-  absent: () => Object.fromEntries(Object.keys(BASE).map((k) => [k, {}])) as Reads,
+  // expectedFields is the one member getFields must hold (an empty list when none is expected).
+  absent: () => ({ ...Object.fromEntries(Object.keys(BASE).map((k) => [k, {}])), fields: { expectedFields: [] } }) as Reads,
   null: () => ({
     sheet: { sheetSelection: null },
-    fields: { expectedFields: null, optionalFields: null, inputColumns: null, columnFieldMapping: null },
+    fields: { expectedFields: [], optionalFields: null, inputColumns: null, columnFieldMapping: null },
     combining: { columnsBeingCombined: null },
     dataTypes: { fieldDataTypes: null, expectedFieldDataTypes: null },
     units: { fieldUnitConversions: null, expectedFieldUnits: null },
@@ -379,6 +380,8 @@ describe('reads that cannot be used: one sentence naming the endpoint and the me
     ['types', '/field-data-types', { fieldDataTypes: { amount: { dataType: 'integer' } } }, 'its member fieldDataTypes.amount.dataType is "integer"; use one of number, rich_text, category, date_time'],
     ['fields', '/fields', { columnFieldMapping: { 'a.csv': { First: { field: 'x', confidence: 'high' } } } }, 'its member columnFieldMapping["a.csv"].First.confidence is "high", not a confidence from 0 to 1'],
     ['fields', '/fields', ['not', 'an', 'object'], 'the body must be a JSON object, not a list'],
+    ['fields', '/fields', { inputColumns: ['A'], columnFieldMapping: {} }, 'its member expectedFields is absent; getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked'],
+    ['fields', '/fields', { expectedFields: null }, 'its member expectedFields is null; getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked'],
   ];
   it.each(cases)('%s get: %s', async (noun, path, body, message) => {
     const jobId = `V-bad-${path.slice(1)}-${message.length}`;
@@ -411,6 +414,19 @@ describe.concurrent('update answers the seed leaves open', () => {
       expectClean(res, 0, jobId);
       for (const resource of ['fields', 'dataTypes', 'impute']) expect(res.stderr).toContain(`Updated ${resource}.`);
     });
+  });
+});
+
+describe('a fields read without expectedFields', () => {
+  it('stops run job.yaml with exit 1 naming the endpoint and member, before any update or run', async () => {
+    const jobId = 'V-no-expected';
+    const reads = READ_VARIANTS.base();
+    delete (reads.fields as any).expectedFields;
+    serveJob(jobId, reads);
+    const res = await cli(['run', jobFile, '--job', jobId, '--yes']);
+    expectClean(res, 1, jobId);
+    expect(res.stderr).toContain(`error: The service's answer to GET ${server.url}/public/client-side/v1/fields/${jobId} cannot be used: its member expectedFields is absent;`);
+    expect(requestsOf(jobId).filter((r) => r.method === 'POST')).toEqual([]);
   });
 });
 
