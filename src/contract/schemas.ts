@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import {
   AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, IMPUTE_METHODS, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS,
-  ROW_DROPPING_METHODS, spellingOf,
+  jobIdProblem, ROW_DROPPING_METHODS, spellingOf,
 } from './index.js';
 import { isPlainObject, keyed, keyedRead, orderedMap } from './keyed.js';
 
@@ -388,7 +388,13 @@ export const StartAnswer = v.pipe(
     let id: unknown = value;
     if (isPlainObject(value)) id = value.jobId ?? value.job_id;
     if (typeof id === 'number' && Number.isFinite(id)) id = String(id);
-    if (typeof id === 'string' && id !== '' && (isPlainObject(value) || !/[\s<>{}]/.test(id))) return { jobId: id };
+    if (typeof id === 'string' && id !== '' && (isPlainObject(value) || !/[\s<>{}]/.test(id))) {
+      // The id goes into every later path and onto the terminal: the rule for an id the user types.
+      const problem = jobIdProblem(id);
+      if (problem === undefined) return { jobId: id };
+      addIssue({ message: `gives the job id ${JSON.stringify(id.length > 60 ? id.slice(0, 60) + '…' : id)}, which ${problem}, so no later command can use it` });
+      return NEVER;
+    }
     addIssue({ message: 'holds no job id; expected {"jobId": "..."}' });
     return NEVER;
   }),

@@ -150,6 +150,10 @@ describe('start and run', () => {
     expect(read(check(StartAnswer, 'j3\n'))).toEqual({ jobId: 'j3' });
     expect(read(check(StartAnswer, '{"id":"x"}'))).toBe('(body) holds no job id; expected {"jobId": "..."}');
     expect(read(check(StartAnswer, '<html>hi</html>'))).toBe('(body) holds no job id; expected {"jobId": "..."}');
+    expect(read(check(StartAnswer, '{"jobId":".."}'))).toBe('(body) gives the job id "..", which is a dot segment, which no URL path can carry, so no later command can use it');
+    expect(read(check(StartAnswer, '{"jobId":"job-1\\n\\u001b[2Jrm -rf x"}')))
+      .toBe('(body) gives the job id "job-1\\n\\u001b[2Jrm -rf x", which holds control characters (a line break or a terminal escape), so no later command can use it');
+    expect(read(check(StartAnswer, '{"jobId":"   "}'))).toMatch(/which is empty/);
   });
 
   it('checks the run body strictly', () => {
