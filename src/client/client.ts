@@ -40,12 +40,20 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Cap of the exponential backoff. */
   maxDelayMs: number;
-  /** A `Retry-After` longer than this is not waited for: the error is reported instead. */
+  /** The longest one wait lasts: a longer `Retry-After` is waited this long (so the calls stay short in all). */
+  maxWaitMs: number;
+  /** A `Retry-After` longer than this is not waited for at all: the error is reported instead. */
   maxRetryAfterMs: number;
 }
 
-/** Three calls at most, 250 ms then 500 ms (each with jitter), capped at 4 s. */
-export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 4_000, maxRetryAfterMs: 60_000 };
+/**
+ * Three calls at most, 250 ms then 500 ms (each with jitter), capped at 4 s; a `Retry-After` is
+ * honoured up to 30 s a wait (one over 5 minutes is reported at once), so at most about a minute in all.
+ */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 4_000, maxWaitMs: 30_000, maxRetryAfterMs: 300_000 };
+
+/** A wait longer than this is announced on stderr (not only under --verbose): a CI log must not go silent. */
+export const ANNOUNCED_WAIT_MS = 3_000;
 
 /** Default per-request timeout when none is given. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
@@ -60,6 +68,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Where `--verbose` lines go; no logging when absent. */
   log?: (line: string) => void;
+  /** Where a line announcing a long wait before a retry goes (stderr), verbose or not. */
+  notice?: (line: string) => void;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
   /** Waits between attempts (tests make it instant). */
@@ -133,6 +143,7 @@ export class ImportClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly log?: (line: string) => void;
+  private readonly notice?: (line: string) => void;
   private readonly retryPolicy: RetryPolicy;
   private readonly userAgent: string;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -152,6 +163,7 @@ export class ImportClient {
     // or a long upload may legitimately take longer than undici's defaults).
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
     this.log = options.log;
+    this.notice = options.notice;
     this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.userAgent = options.userAgent ?? `import-jobs (node ${process.version})`;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -236,8 +248,15 @@ export class ImportClient {
       if (attempt < maxRetries && isRetryableStatus(answer.status)) {
         const after = retryAfterMs(header(answer.headers, 'retry-after'), Date.now());
         if (after === undefined || after <= this.retryPolicy.maxRetryAfterMs) {
-          const delay = after ?? this.backoff(attempt);
-          this.verbose(`! ${o.method} ${url} answered ${answer.status}; retrying in ${delay} ms (attempt ${attempt + 2} of ${maxRetries + 1})`);
+          const delay = after !== undefined ? Math.min(after, this.retryPolicy.maxWaitMs) : this.backoff(attempt);
+          const attempts = `attempt ${attempt + 2} of ${maxRetries + 1}`;
+          if (delay > ANNOUNCED_WAIT_MS && this.notice) {
+            const asked = after !== undefined ? ` and asked to retry in ${seconds(after)}` : '';
+            const capped = after !== undefined && after > delay ? ', the longest this tool waits at once' : '';
+            this.notice(this.redact(`The service answered ${answer.status} to ${o.method} ${url}${asked}; waiting ${seconds(delay)}${capped} (${attempts}).`));
+          } else {
+            this.verbose(`! ${o.method} ${url} answered ${answer.status}; retrying in ${delay} ms (${attempts})`);
+          }
           await this.sleep(delay);
           continue;
         }
@@ -362,6 +381,11 @@ export class ImportClient {
     if (!key || key.length < 4) return text;
     return text.split(key).join('[redacted]');
   }
+}
+
+/** A duration for people: `60 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** One sentence for an answer a read cannot use: the endpoint and the member. */

@@ -241,3 +241,14 @@ describe('import run <job.yaml> --dry-run', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('a long Retry-After', () => {
+  it('is announced on stderr before the wait, without --verbose', async () => {
+    server.on('GET /scripts/J1', { status: 503, headers: { 'retry-after': '4' }, body: 'busy' }, json({ preColumnMapping: [], postClean: [] }));
+    const started = Date.now();
+    const res = await cli(['scripts', 'get', 'J1']);
+    expect(res.exitCode).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
+    expect(res.stderr).toBe(`The service answered 503 to GET ${server.url}/public/client-side/v1/scripts/J1 and asked to retry in 4 s; waiting 4 s (attempt 2 of 3).\n`);
+  });
+});

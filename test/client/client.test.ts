@@ -187,6 +187,31 @@ describe('ImportClient retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('caps one wait at 30 s and announces a wait over 3 s on stderr, verbose or not', async () => {
+    server.on('GET /pivot/J1', { status: 503, headers: { 'retry-after': '60' }, body: 'busy' });
+    const waits: number[] = [];
+    const notices: string[] = [];
+    const c = client({ sleep: async (ms) => { waits.push(ms); }, notice: (l) => notices.push(l) });
+    const error = await c.pivot.get('J1').catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toContain('the service asks to retry after 60');
+    expect(waits).toEqual([30_000, 30_000]);
+    const url = `${server.url}/public/client-side/v1/pivot/J1`;
+    expect(notices).toEqual([
+      `The service answered 503 to GET ${url} and asked to retry in 60 s; waiting 30 s, the longest this tool waits at once (attempt 2 of 3).`,
+      `The service answered 503 to GET ${url} and asked to retry in 60 s; waiting 30 s, the longest this tool waits at once (attempt 3 of 3).`,
+    ]);
+  });
+
+  it('waits a Retry-After under the cap as asked, announcing only waits over 3 s', async () => {
+    server.on('GET /pivot/J1', { status: 429, headers: { 'retry-after': '2' } }, { status: 503, headers: { 'retry-after': '12' } }, json({ pivot: null }));
+    const waits: number[] = [];
+    const notices: string[] = [];
+    await client({ sleep: async (ms) => { waits.push(ms); }, notice: (l) => notices.push(l) }).pivot.get('J1');
+    expect(waits).toEqual([2000, 12_000]);
+    expect(notices).toEqual([`The service answered 503 to GET ${server.url}/public/client-side/v1/pivot/J1 and asked to retry in 12 s; waiting 12 s (attempt 3 of 3).`]);
+  });
+
   it('backs off exponentially with jitter, capped', async () => {
     server.on('GET /pivot/J1', { status: 500 });
     const waits: number[] = [];
