@@ -85,8 +85,3 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 export function printable(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-
-/** Whether `text` holds a control character (see `printable`). */
-export function hasControlCharacter(text: string): boolean {
-  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
