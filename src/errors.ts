@@ -74,3 +74,14 @@ export class SilentExit extends ImportError {
     super('');
   }
 }
+
+/** Control characters (C0, DEL, C1): a terminal acts on them (ESC starts an escape sequence). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from outside (a service's answer) made safe to print: every control character is written
+ * as its `\uXXXX` escape, so an answer can neither drive the terminal nor break a line.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -30,6 +30,7 @@ export function lazyClient(deps: Pick<Deps, 'settings' | 'io'>, extra: Partial<C
       apiKey: s.apiKey,
       timeoutMs: s.timeoutMs,
       log: s.verbose ? (line) => { deps.io.stderr.write(line + '\n'); } : undefined,
+      notice: (line) => { deps.io.status(line); },
       ...extra,
     });
   })());

@@ -4,7 +4,7 @@
  * expected. No I/O here.
  */
 import {
-  AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, isHttpUrl, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS, ROW_DROPPING_METHODS,
+  AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, isHttpUrl, jobIdProblem, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS, ROW_DROPPING_METHODS,
   type AggregationMethod, type Casing, type CombiningMethod, type DataType, type OutputFileType, type RowDroppingMethod,
 } from '../contract/index.js';
 import type { Command } from 'commander';
@@ -191,8 +191,8 @@ export function parseUrl(flag: string, value: string): string {
 
 /** A job id argument: any non-empty text (it is encoded in the path); `.` and `..` are refused. */
 export function parseJobId(value: string): string {
-  if (value.trim() === '') throw new UsageError('The job id is empty; pass the id printed by `import start`.');
-  if (value === '.' || value === '..') throw new UsageError(`"${value}" is not a job id; pass the id printed by \`import start\`.`);
+  const problem = jobIdProblem(value);
+  if (problem !== undefined) throw new UsageError(`The job id ${JSON.stringify(value)} ${problem}; pass the id printed by \`import start\`.`);
   return value;
 }
 

@@ -132,6 +132,8 @@ export function serviceFacts(resources: JobResources, jobId: string, opts: { col
     // A service that lists no fields and suggests no mapping tells nothing about fields: unchecked.
     if (suggested.size > 0) facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}`, byColumn };
   }
+  const sources = Object.keys(fields.columnFieldMapping ?? {});
+  if (sources.length) facts.sources = { names: sources, from: `the mapping of ${from}` };
   facts.suggestedTypes = suggestedTypes(resources, `the type the service suggested for job ${jobId}`);
   const sheets = resources.sheet?.sheetSelection.sheets;
   if (sheets && sheets.length) facts.sheets = { names: sheets, from: `the workbook of ${from}` };

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { JobResources } from '../contract/index.js';
-import { ApiError, NetworkError, ReviewRequiredError, UsageError } from '../errors.js';
+import { ApiError, NetworkError, printable, ReviewRequiredError, UsageError } from '../errors.js';
 import type { EmptyField } from '../jobfile/check.js';
 import { diffConfig, formatDiff, needsReview, showValue, type DiffEntry } from '../jobfile/diff.js';
 import type { ResourceName } from '../jobfile/translate.js';
@@ -113,9 +113,25 @@ function hasLocalInput(job: JobFile): boolean {
 
 /** Runs the job file's configuration over the service's suggestions through the engine, writing nothing. */
 async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, lenient = false): Promise<Pick<Plan, 'dataEffect' | 'firstRejects'>> {
-  const [{ runJob }, { desiredBodies, schemaFromResources }, { openJobInput }, { firstRejects }] = await Promise.all([
+  const [{ runJob }, { desiredBodies, schemaFromResources }, { openJobInput }, { firstRejects }, { checkUnit }] = await Promise.all([
     import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'), import('../engine/rejects.js'),
+    import('../engine/steps/units.js'),
   ]);
+  // The service's current values with the job file over them: what the service will apply. A unit
+  // conversion the service suggests and the job file does not touch is the service's own (seed:
+  // "unit strings other than UTC deltas: not shown"): one the engine does not know is left out of
+  // the prediction, said so, rather than refused as if the user had written it.
+  const leftOut = new Set<string>();
+  for (const [field, u] of Object.entries(desiredBodies(job.config, resources).units.fieldUnitConversions)) {
+    if (Object.hasOwn(job.config.units ?? {}, field) || checkUnit(u.from, u.to) === undefined) continue;
+    leftOut.add(field);
+    deps.io.status(`The data effect leaves out the service's suggested unit conversion of ${printable(field)} (${printable(String(u.from))} to ${printable(String(u.to))}), which the embedded engine cannot apply; the service applies it.`);
+  }
+  const predicted = () => {
+    const bodies = desiredBodies(job.config, resources);
+    if (leftOut.size) bodies.units = { fieldUnitConversions: Object.fromEntries(Object.entries(bodies.units.fieldUnitConversions).filter(([f]) => !leftOut.has(f))) };
+    return bodies;
+  };
   const rejects = firstRejects(FIRST_REJECTS);
   let input;
   try {
@@ -133,8 +149,7 @@ async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, 
     preScripts: job.scripts?.preColumnMapping, localScripts: job.localScripts, useFullData: job.options.useFullData,
     lenient, warn: (m) => deps.io.warn(m),
   }, {
-    // The service's current values with the job file over them: what the service will apply.
-    configure: () => desiredBodies(job.config, resources),
+    configure: predicted,
     rejects,
   });
   return { dataEffect: result.report, firstRejects: rejects.list() };

@@ -4,7 +4,11 @@
  */
 import type CliTable3 from 'cli-table3';
 import { entriesInOrder } from '../contract/json.js';
+import { printable } from '../errors.js';
 import { confidenceBar } from './output.js';
+
+/** Our own colour codes (SGR) are kept; every other control character in a cell is escaped (cells hold a service's names and values). */
+const safeCell = (cell: string) => cell.split(/(\u001b\[[0-9;]*m)/).map((part, i) => (i % 2 ? part : printable(part))).join('');
 
 /**
  * What a table needs: the cli-table3 constructor, whether colour is on, and whether the data is a
@@ -27,7 +31,7 @@ export function renderTable(kit: TableKit, head: string[], rows: string[][]): st
     // Colour only when allowed: plain output must be stable for pipes and tests.
     style: kit.color ? { head: ['bold'], border: ['grey'], compact: true } : { head: [], border: [], compact: true },
   });
-  for (const row of rows) table.push(pick(head.map((_, i) => row[i] ?? '')));
+  for (const row of rows) table.push(pick(head.map((_, i) => safeCell(row[i] ?? ''))));
   return table.toString();
 }
 
@@ -158,7 +162,7 @@ export function scriptsTable(data: Any, kit: TableKit): string {
 /** The answer of `run` (its shape is not shown in the seed): key and value per member, or the text itself. */
 export function answerTable(data: Any, kit: TableKit): string {
   if (data === undefined || data === null || data === '') return '';
-  if (typeof data !== 'object' || Array.isArray(data)) return text(data);
+  if (typeof data !== 'object' || Array.isArray(data)) return printable(text(data));
   // Nested objects (the local service's `output` and `report`) read better one member per row.
   const rows: string[][] = [];
   const add = (key: string, v: Any, depth: number): void => {

@@ -5,13 +5,14 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { checkRead, checkUpdate, joinPath, type Problem, type ReadName, type UpdateName } from '../contract/check.js';
 import { API_PREFIX } from '../contract/index.js';
 import { parseJson, stringifyJson } from '../contract/json.js';
-import type { READS, UPDATES } from '../contract/schemas.js';
+import { reportedFailure, type READS, type UPDATES } from '../contract/schemas.js';
 import type { InferInput, InferOutput } from 'valibot';
-import { ApiError, AuthError, NetworkError, NotFoundError, UsageError } from '../errors.js';
+import { ApiError, AuthError, NetworkError, NotFoundError, printable, UsageError } from '../errors.js';
 import { Start } from './resources/start.js';
 import { Run } from './resources/run.js';
 import { Sheet } from './resources/sheet.js';
@@ -39,12 +40,20 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Cap of the exponential backoff. */
   maxDelayMs: number;
-  /** A `Retry-After` longer than this is not waited for: the error is reported instead. */
+  /** The longest one wait lasts: a longer `Retry-After` is waited this long (so the calls stay short in all). */
+  maxWaitMs: number;
+  /** A `Retry-After` longer than this is not waited for at all: the error is reported instead. */
   maxRetryAfterMs: number;
 }
 
-/** Three calls at most, 250 ms then 500 ms (each with jitter), capped at 4 s. */
-export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 4_000, maxRetryAfterMs: 60_000 };
+/**
+ * Three calls at most, 250 ms then 500 ms (each with jitter), capped at 4 s; a `Retry-After` is
+ * honoured up to 30 s a wait (one over 5 minutes is reported at once), so at most about a minute in all.
+ */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 4_000, maxWaitMs: 30_000, maxRetryAfterMs: 300_000 };
+
+/** A wait longer than this is announced on stderr (not only under --verbose): a CI log must not go silent. */
+export const ANNOUNCED_WAIT_MS = 3_000;
 
 /** Default per-request timeout when none is given. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
@@ -59,6 +68,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Where `--verbose` lines go; no logging when absent. */
   log?: (line: string) => void;
+  /** Where a line announcing a long wait before a retry goes (stderr), verbose or not. */
+  notice?: (line: string) => void;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
   /** Waits between attempts (tests make it instant). */
@@ -132,6 +143,7 @@ export class ImportClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly log?: (line: string) => void;
+  private readonly notice?: (line: string) => void;
   private readonly retryPolicy: RetryPolicy;
   private readonly userAgent: string;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -151,6 +163,7 @@ export class ImportClient {
     // or a long upload may legitimately take longer than undici's defaults).
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, headersTimeout: 0, bodyTimeout: 0 });
     this.log = options.log;
+    this.notice = options.notice;
     this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.userAgent = options.userAgent ?? `import-jobs (node ${process.version})`;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -182,15 +195,23 @@ export class ImportClient {
   /**
    * POSTs an update body after checking it against the contract's strict update schema (exactly
    * the seed's update members; nothing is sent otherwise). The answer may be anything (seed: not
-   * shown): empty, 204, `{}`, an echo of the body or text.
+   * shown): empty, 204, `{}`, an echo of the body or text; but a 2xx answer that reports a failure
+   * (an `error` member, `success: false`, ...: contract `reportedFailure`) is the failed update it says it is.
    */
-  update<K extends UpdateName>(name: K, path: string, body: UpdateBody<K>, o?: CallOptions): Promise<unknown> {
+  async update<K extends UpdateName>(name: K, path: string, body: UpdateBody<K>, o?: CallOptions): Promise<unknown> {
     const checked = checkUpdate(name, body);
     if (!checked.ok) {
       const { path: at, problem } = checked.problem;
       throw new UsageError(`The ${name} update body is not in the seed's update shape: ${joinPath('', at) || 'the body'} ${problem}; nothing was sent to POST ${this.urlOf(path)}.`);
     }
-    return this.post<unknown>(path, { body: checked.value, expect: 'lenient', ...o });
+    const { status, body: answer, url } = await this.exchange<unknown>(path, { ...o, method: 'POST', retry: true, body: checked.value, expect: 'lenient' });
+    const failure = reportedFailure(answer);
+    if (failure) {
+      const member = failure.member === 'the body' ? 'its body' : `its member ${failure.member}`;
+      const words = failure.words !== undefined ? `: ${this.redact(printable(failure.words))}` : '';
+      throw new ApiError(`The service answered POST ${url} with ${status} but ${member} says the update failed${words}; the ${name} update is not taken as applied.`, status, failure.words);
+    }
+    return answer;
   }
 
   /** The full URL of an API path, for messages (no credentials in it). */
@@ -200,6 +221,14 @@ export class ImportClient {
 
   /** The one request path: send, retry what may be repeated, judge the answer. */
   async request<T>(path: string, o: RequestOptions): Promise<T> {
+    return (await this.exchange<T>(path, o)).body;
+  }
+
+  /**
+   * `request`, with the status of the successful answer beside its body (for `run`, where a 202
+   * says "accepted", not "complete").
+   */
+  async exchange<T>(path: string, o: RequestOptions): Promise<{ status: number; body: T; url: string }> {
     const url = this.urlOf(path);
     // A streamed body can be read once only, so it is never repeated whatever `retry` says.
     const maxRetries = o.retry && !isStream(o.raw?.data) ? this.retryPolicy.retries : 0;
@@ -219,13 +248,20 @@ export class ImportClient {
       if (attempt < maxRetries && isRetryableStatus(answer.status)) {
         const after = retryAfterMs(header(answer.headers, 'retry-after'), Date.now());
         if (after === undefined || after <= this.retryPolicy.maxRetryAfterMs) {
-          const delay = after ?? this.backoff(attempt);
-          this.verbose(`! ${o.method} ${url} answered ${answer.status}; retrying in ${delay} ms (attempt ${attempt + 2} of ${maxRetries + 1})`);
+          const delay = after !== undefined ? Math.min(after, this.retryPolicy.maxWaitMs) : this.backoff(attempt);
+          const attempts = `attempt ${attempt + 2} of ${maxRetries + 1}`;
+          if (delay > ANNOUNCED_WAIT_MS && this.notice) {
+            const asked = after !== undefined ? ` and asked to retry in ${seconds(after)}` : '';
+            const capped = after !== undefined && after > delay ? ', the longest this tool waits at once' : '';
+            this.notice(this.redact(`The service answered ${answer.status} to ${o.method} ${url}${asked}; waiting ${seconds(delay)}${capped} (${attempts}).`));
+          } else {
+            this.verbose(`! ${o.method} ${url} answered ${answer.status}; retrying in ${delay} ms (${attempts})`);
+          }
           await this.sleep(delay);
           continue;
         }
       }
-      return this.judge<T>(answer, url, o);
+      return { status: answer.status, body: this.judge<T>(answer, url, o), url };
     }
   }
 
@@ -243,7 +279,8 @@ export class ImportClient {
   /** One attempt: headers, timeout, body; the answer's body is read in full under the same timer. */
   private async send(path: string, url: string, o: RequestOptions): Promise<Answer> {
     const timeoutMs = o.timeoutMs ?? this.timeoutMs;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    // We ask for no compression; a server may still compress (RFC 9110), and decodeBody undoes it.
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
     if (this.apiKey !== undefined && this.apiKey !== '') headers['x-api-key'] = this.apiKey;
     let body: string | Uint8Array | AsyncIterable<Uint8Array> | undefined;
     let size = '';
@@ -272,12 +309,20 @@ export class ImportClient {
         // undici streams async iterables (documented), though its types list only Readable.
         body: body as Dispatcher.RequestOptions['body'],
       });
-      const text = await res.body.text();
+      const bytes = Buffer.from(await res.body.arrayBuffer());
       const ms = Date.now() - started;
       const id = header(res.headers, 'x-request-id');
-      this.verbose(`< ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''} ${o.method} ${url} (${ms} ms, ${Buffer.byteLength(text)} bytes${id ? `, x-request-id ${id}` : ''})`);
-      return { status: res.statusCode, headers: res.headers, text, ms };
+      const encoding = header(res.headers, 'content-encoding');
+      this.verbose(`< ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''} ${o.method} ${url} (${ms} ms, ${bytes.length} bytes${encoding ? `, ${encoding}` : ''}${id ? `, x-request-id ${id}` : ''})`);
+      const decoded = decodeBody(bytes, encoding);
+      if (typeof decoded !== 'string') {
+        // A failure status keeps its meaning (its own text is lost); a 2xx answer we cannot read is unusable.
+        if (res.statusCode >= 200 && res.statusCode < 300) throw new ApiError(`The service's answer to ${o.method} ${url} cannot be used: ${decoded.problem}; report it to the service's operator.`, res.statusCode);
+        return { status: res.statusCode, headers: res.headers, text: '', ms };
+      }
+      return { status: res.statusCode, headers: res.headers, text: decoded, ms };
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       if (timedOut) {
         this.verbose(`< timed out after ${timeoutMs} ms: ${o.method} ${url}`);
         throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
@@ -338,6 +383,11 @@ export class ImportClient {
   }
 }
 
+/** A duration for people: `60 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
 /** One sentence for an answer a read cannot use: the endpoint and the member. */
 function unusableAnswer(where: string, p: Problem): string {
   return `The service's answer to ${where} cannot be used: ${p.path ? `its member ${p.path}` : 'the body'} ${p.problem}; check --base-url, or report it to the service's operator.`;
@@ -386,6 +436,12 @@ export function retryAfterMs(value: string | string[] | undefined, now: number):
 
 /** The service's own error text: `{"error":{"message"}}`, `{"message"}`, `{"error":"..."}`, or plain text. */
 export function serviceMessage(text: string, contentType = ''): string | undefined {
+  const said = rawServiceMessage(text, contentType);
+  // The service's words go into a message on a terminal: its control characters are escaped.
+  return said === undefined ? undefined : printable(said);
+}
+
+function rawServiceMessage(text: string, contentType: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   try {
@@ -412,9 +468,9 @@ function looksLikeHtml(text: string, contentType: string): boolean {
   return /html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(text);
 }
 
-/** The first 200 characters of a text on one line. */
+/** The first 200 characters of a text on one line, control characters escaped (see `printable`). */
 function snippet(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = printable(text.replace(/\s+/g, ' ').trim());
   return line.length > 200 ? line.slice(0, 200) + '…' : line;
 }
 
@@ -482,6 +538,36 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
       return `The TLS certificate of ${origin} is for another host name; check the host in --base-url.`;
     default:
       return `The request ${method} ${url} failed: ${describeNetworkError(error)}.`;
+  }
+}
+
+/**
+ * An answer's body as text, its Content-Encoding undone (gzip, deflate, br, in the order the
+ * header lists them, last applied first); an encoding we do not know, or bytes that are not what
+ * the header says, is a problem.
+ */
+export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): string | { problem: string } {
+  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  let data = bytes;
+  for (const coding of codings.reverse()) {
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') data = gunzipSync(data);
+      else if (coding === 'br') data = brotliDecompressSync(data);
+      // RFC 9110's deflate is the zlib format; some servers send raw deflate instead.
+      else if (coding === 'deflate') data = inflateEither(data);
+      else return { problem: `it is sent with Content-Encoding ${JSON.stringify(printable(contentEncoding ?? ''))}, which this tool cannot decode (it reads gzip, deflate and br, and asks for none)` };
+    } catch {
+      return { problem: `its body is not valid ${coding} data although its Content-Encoding says ${JSON.stringify(printable(contentEncoding ?? ''))}` };
+    }
+  }
+  return data.toString('utf8');
+}
+
+function inflateEither(data: Buffer): Buffer {
+  try {
+    return inflateSync(data);
+  } catch {
+    return inflateRawSync(data);
   }
 }
 

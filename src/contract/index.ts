@@ -9,6 +9,19 @@ import type * as S from './schemas.js';
 /** Path prefix every endpoint lives under. */
 export const API_PREFIX = '/public/client-side/v1';
 
+/**
+ * Why a job id cannot be used as the seed's `{jobId}` path segment and printed for the next
+ * command, or undefined when it can. The one rule for an id the user gives (exit 2) and for the
+ * id `start` answers (exit 1): not empty, not `.` or `..` (no encoding keeps them one segment),
+ * no control characters (a newline would split `JOB=$(import start ...)`, an escape would drive the terminal).
+ */
+export function jobIdProblem(id: string): string | undefined {
+  if (id.trim() === '') return 'is empty';
+  if (id === '.' || id === '..') return 'is a dot segment, which no URL path can carry';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) return 'holds control characters (a line break or a terminal escape)';
+  return undefined;
+}
+
 /** Whether `text` is an absolute http(s) URL, the form of a webhook URL. */
 export function isHttpUrl(text: string): boolean {
   try {

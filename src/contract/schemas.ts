@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import {
   AGGREGATION_METHODS, CASINGS, COMBINING_METHODS, DATA_TYPES, IMPUTE_METHODS, OUTPUT_FILE_TYPES, READ_ONLY_CASINGS,
-  ROW_DROPPING_METHODS, spellingOf,
+  jobIdProblem, ROW_DROPPING_METHODS, spellingOf,
 } from './index.js';
 import { isPlainObject, keyed, keyedRead, orderedMap } from './keyed.js';
 
@@ -125,13 +125,31 @@ const FieldMappingRead = v.pipe(
 );
 /** data source name -> column name -> mapping; a column absent from the map is unmapped. */
 export const ColumnFieldMappingRead = keyedRead(keyedRead(FieldMappingRead));
-/** getFields. */
-export const FieldsRead = readBody({
-  expectedFields: NamesRead,
-  optionalFields: NamesRead,
-  inputColumns: NamesRead,
-  columnFieldMapping: v.nullish(ColumnFieldMappingRead, () => ({})),
-});
+/**
+ * getFields. `expectedFields` must be there (a list, empty when the pipeline expects no field):
+ * the seed lists it in every getFields answer and, unlike units, impute or pivot, never says it is
+ * "not set by default"; read as "no field expected" it would let a job run with a required field
+ * empty. The other members are tolerant (absent `optionalFields` is none optional, the stricter reading).
+ */
+export const FieldsRead = v.pipe(
+  readBody({
+    expectedFields: v.nullish(Names),
+    optionalFields: NamesRead,
+    inputColumns: NamesRead,
+    columnFieldMapping: v.nullish(ColumnFieldMappingRead, () => ({})),
+  }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const { expectedFields, ...rest } = dataset.value;
+    if (expectedFields == null) {
+      addIssue({
+        message: `is ${expectedFields === null ? 'null' : 'absent'}; getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked`,
+        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'expectedFields', value: expectedFields }],
+      });
+      return NEVER;
+    }
+    return { expectedFields, ...rest };
+  }),
+);
 /** updateFields: only `field` per column. */
 export const FieldsUpdate = strictObject({
   columnFieldMapping: keyed(keyed(strictObject({ field: v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
@@ -370,7 +388,13 @@ export const StartAnswer = v.pipe(
     let id: unknown = value;
     if (isPlainObject(value)) id = value.jobId ?? value.job_id;
     if (typeof id === 'number' && Number.isFinite(id)) id = String(id);
-    if (typeof id === 'string' && id !== '' && (isPlainObject(value) || !/[\s<>{}]/.test(id))) return { jobId: id };
+    if (typeof id === 'string' && id !== '' && (isPlainObject(value) || !/[\s<>{}]/.test(id))) {
+      // The id goes into every later path and onto the terminal: the rule for an id the user types.
+      const problem = jobIdProblem(id);
+      if (problem === undefined) return { jobId: id };
+      addIssue({ message: `gives the job id ${JSON.stringify(id.length > 60 ? id.slice(0, 60) + '…' : id)}, which ${problem}, so no later command can use it` });
+      return NEVER;
+    }
     addIssue({ message: 'holds no job id; expected {"jobId": "..."}' });
     return NEVER;
   }),
@@ -385,21 +409,93 @@ export const RunRequest = v.pipe(
 );
 
 /**
- * The answer to `run`. Seed: not shown; any answer is accepted (an object, text, nothing). An
- * object whose `status`/`state` says failed, or that holds an `error`, reports a failed job.
+ * Words of a `status`/`state` member that say a job has not finished yet (in any case, `-`, `_`
+ * or a space between words). Seed: the run answer is not shown, and `returnWhenComplete: true`
+ * returns "once the whole job is complete": the call's return is the completion, so a waited-for
+ * answer is complete unless it says otherwise in one of these words (or fails, RUN_FAILURE_WORDS).
+ * Another word (`completed`, `processed`, a number) does not contradict the return.
+ */
+export const RUN_PENDING_WORDS = [
+  'running', 'pending', 'queued', 'processing', 'in_progress', 'inprogress', 'started', 'starting',
+  'accepted', 'waiting', 'scheduled', 'submitted', 'created', 'new', 'validating',
+] as const;
+
+/** Words of a `status`/`state` member that say a job failed, waited for or not (in any case). */
+export const RUN_FAILURE_WORDS = ['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted', 'rejected'] as const;
+
+/** Text answers that open with one of these words report a failure (`FAILED: ...`, `Error - ...`). */
+const FAILURE_TEXT = /^(failed|failure|errored|error)(?![\w-])/i;
+
+/** What an answer says went wrong: the member that says it and the service's words (when it gave any). */
+export interface ReportedFailure { member: string; words?: string }
+
+/** The message of an error member: a string, `{message}`, or a list of either. */
+function wordsOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() || undefined;
+  if (Array.isArray(value)) {
+    const all = value.map(wordsOf).filter((w): w is string => w !== undefined);
+    return all.length ? all.join('; ') : undefined;
+  }
+  if (isPlainObject(value)) {
+    const message = wordsOf(value.message) ?? wordsOf(value.detail);
+    return message !== undefined && typeof value.code === 'string' ? `${message} (${value.code})` : message;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a 2xx answer (of an update or of `run`) reports a failure anyway: an `error` member,
+ * `success: false`, a non-empty `errors` list, a status/state that is a failure word, or a text
+ * that opens with failed/failure/error. Seed: update and run answers are not shown; an answer that
+ * says it failed is taken at its word.
+ */
+export function reportedFailure(answer: unknown): ReportedFailure | undefined {
+  if (typeof answer === 'string') return FAILURE_TEXT.test(answer.trim()) ? { member: 'the body', words: answer.trim() } : undefined;
+  if (!isPlainObject(answer)) return undefined;
+  const words = wordsOf(answer.error) ?? wordsOf(answer.errors) ?? wordsOf(answer.message);
+  const { error, errors } = answer;
+  if (error !== undefined && error !== null && error !== false && error !== '') return { member: 'error', words };
+  if (answer.success === false) return { member: 'success', words };
+  if (Array.isArray(errors) && errors.length > 0) return { member: 'errors', words };
+  const [member, state] = stateOf(answer);
+  if (typeof state === 'string' && spellingOf(RUN_FAILURE_WORDS, state.trim()) !== undefined) return { member, words: words ?? state };
+  return undefined;
+}
+
+/** The `status` member of an answer, else its `state`. */
+function stateOf(answer: Record<string, unknown>): ['status' | 'state', unknown] {
+  return answer.status !== undefined && answer.status !== null ? ['status', answer.status] : ['state', answer.state];
+}
+
+/** What a run answer says: the job completed (waited), was accepted (not waited), failed, or did not complete. */
+export type RunOutcome =
+  | { outcome: 'completed' | 'accepted' }
+  | { outcome: 'failed'; member: string; words?: string }
+  | { outcome: 'incomplete'; member: string; value: string };
+
+/**
+ * The answer to `run` with its HTTP status, and whether the run waited (`returnWhenComplete:
+ * true`). Seed: the answer is not shown; any form is accepted (an object, text, nothing), but:
+ * - an answer that reports a failure (`reportedFailure`) is a failed job, waited for or not;
+ * - when waiting, a 202, or a `status`/`state` that is one of RUN_PENDING_WORDS, is a job that did
+ *   not complete; anything else is complete (the call returned, which the seed says it does once
+ *   the job is complete);
+ * - without waiting, anything else is an acceptance.
  */
 export const RunAnswer = v.pipe(
-  v.unknown(),
-  v.transform((answer): { body: unknown; failed: boolean; failure?: string } => {
-    if (!isPlainObject(answer)) return { body: answer, failed: false };
-    const state = answer.status ?? answer.state;
-    const error = answer.error;
-    const failed = (typeof state === 'string' && /^(failed|failure|error|errored)$/i.test(state)) || (error !== undefined && error !== null && error !== false);
-    if (!failed) return { body: answer, failed };
-    const failure = typeof error === 'string' ? error
-      : isPlainObject(error) && typeof error.message === 'string' ? error.message
-        : typeof answer.message === 'string' ? answer.message : undefined;
-    return { body: answer, failed, failure };
+  v.object({ status: v.number(), body: v.unknown(), waited: v.boolean() }),
+  v.transform(({ status, body, waited }): RunOutcome => {
+    const failure = reportedFailure(body);
+    if (failure) return { outcome: 'failed', ...failure };
+    if (!waited) return { outcome: 'accepted' };
+    if (status === 202) return { outcome: 'incomplete', member: 'its HTTP status', value: '202 Accepted' };
+    if (isPlainObject(body)) {
+      const [member, state] = stateOf(body);
+      if (typeof state === 'string' && spellingOf(RUN_PENDING_WORDS, state.trim().replace(/[\s-]+/g, '_')) !== undefined) {
+        return { outcome: 'incomplete', member: `its member ${member}`, value: describeValue(state) };
+      }
+    }
+    return { outcome: 'completed' };
   }),
 );
 

@@ -34,6 +34,8 @@ export interface KnownFacts {
    * for the fields whose type the job file does not say: a fill value or a conversion must fit them.
    */
   suggestedTypes?: { types: Record<string, DataType>; /** Where the types come from, as a clause: "the type the service suggested for job X". */ from: string };
+  /** The data sources of the service's mapping (`columnFieldMapping`'s keys) and where they come from. */
+  sources?: { names: string[]; from: string };
 }
 
 /** Every problem of the job file against the facts, located at the key that names the missing thing. */
@@ -52,6 +54,11 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   }
 
   const mapping = entriesInOrder(config.mapping ?? {});
+  // jobfile.md: the flat mapping is placed under the one data source getFields returns; with several
+  // it would silently apply to the first only, so it is refused instead of guessed.
+  if (config.mapping !== undefined && facts.sources && facts.sources.names.length > 1) {
+    at(['config', 'mapping'], `config.mapping is a flat mapping, which applies to a job with one data source, but ${facts.sources.from} has ${facts.sources.names.length} (${list(facts.sources.names)}), so which source's columns it means is not known; remove config.mapping and map each source's columns with \`import fields update <jobId> --data\` (columnFieldMapping keyed by source name), or start the job from one input.`);
+  }
   for (const [column, field] of mapping) {
     if (columns && !columns.has(column)) {
       at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);

@@ -113,6 +113,7 @@ describe('lists and single values', () => {
     expect(parseJobId('a/b c')).toBe('a/b c');
     usage(() => parseJobId(''));
     usage(() => parseJobId('..'));
+    expect(usage(() => parseJobId('j1\n\u001b[2J'))).toBe('The job id "j1\\n\\u001b[2J" holds control characters (a line break or a terminal escape); pass the id printed by `import start`.');
   });
   it('checks that a regular expression compiles', () => {
     checkRegex('^[0-9]+$', 'x');

@@ -25,6 +25,19 @@ const cli = (args: string[], o: Parameters<typeof runCli>[1] = {}) => runCli([..
 const parts = () => Object.fromEntries(server.requests[0].parts!.map((p) => [p.name, p.filename !== undefined ? { filename: p.filename, type: p.contentType, data: p.data!.toString() } : p.value]));
 
 describe('import start', () => {
+  it.each([
+    ['..', '"..", which is a dot segment, which no URL path can carry'],
+    ['job-1\n\u001b[2Jrm -rf x', '"job-1\\n\\u001b[2Jrm -rf x", which holds control characters (a line break or a terminal escape)'],
+  ])('refuses a job id no later command can use (%j): exit 1, printed escaped, a job may exist', async (id, shown) => {
+    server.on('POST /start', json({ jobId: id }));
+    const res = await cli(['start', '--file', 'customers.csv']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe(`error: The service's answer to POST ${server.url}/public/client-side/v1/start cannot be used: it gives the job id ${shown}, so no later command can use it; a job may have been created on the service; check there before starting again.\n`);
+    expect(res.stderr).not.toContain('\u001b');
+  });
+
+
   it('sends every flag as its form field and the file as the part "files"; prints only the id', async () => {
     const res = await cli([
       'start', '--pipeline', 'p1', '--name', 'Q3 customers', '--file', 'customers.csv', '--destination-file-name', 'out.csv',
@@ -226,5 +239,16 @@ describe('import run <job.yaml> --dry-run', () => {
     expect(hook.stderr).toBe('error: --webhook-url and --dry-run do not go together: a dry run sends nothing (-o json prints the run webhook\'s body instead); drop one of them.\n');
     expect(hook.exitCode).toBe(2);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('a long Retry-After', () => {
+  it('is announced on stderr before the wait, without --verbose', async () => {
+    server.on('GET /scripts/J1', { status: 503, headers: { 'retry-after': '4' }, body: 'busy' }, json({ preColumnMapping: [], postClean: [] }));
+    const started = Date.now();
+    const res = await cli(['scripts', 'get', 'J1']);
+    expect(res.exitCode).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
+    expect(res.stderr).toBe(`The service answered 503 to GET ${server.url}/public/client-side/v1/scripts/J1 and asked to retry in 4 s; waiting 4 s (attempt 2 of 3).\n`);
   });
 });

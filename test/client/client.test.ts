@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import {
   ImportClient, checkBaseUrl, isLoopback, isRetryableStatus, retryAfterMs, serviceMessage, type ClientOptions,
 } from '../../src/client/client.js';
@@ -75,7 +76,53 @@ describe('ImportClient requests', () => {
 
   it('accepts a plain-text answer to run', async () => {
     server.on('POST /run/J1', { status: 200, body: 'accepted', headers: { 'content-type': 'text/plain' } });
-    expect(await client().run.send('J1', {})).toBe('accepted');
+    expect(await client().run.send('J1', {})).toEqual({ status: 200, body: 'accepted', url: `${server.url}/public/client-side/v1/run/J1` });
+  });
+});
+
+describe('ImportClient content encodings', () => {
+  const body = JSON.stringify({ pivot: null, note: 'é' });
+  const encoded: [string, Buffer][] = [
+    ['gzip', gzipSync(body)],
+    ['x-gzip', gzipSync(body)],
+    ['deflate', deflateSync(body)],
+    ['br', brotliCompressSync(body)],
+    ['gzip, br', brotliCompressSync(gzipSync(body))],
+    ['identity', Buffer.from(body)],
+  ];
+  it.each(encoded)('asks for no compression and still reads an answer sent with Content-Encoding %s', async (encoding, bytes) => {
+    server.on('GET /pivot/J1', { body: bytes, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+    expect(await client().get('/pivot/J1')).toEqual({ pivot: null, note: 'é' });
+    expect(server.requests[0].headers['accept-encoding']).toBe('identity');
+  });
+
+  it('reads raw deflate (no zlib header), as some servers send it', async () => {
+    server.on('GET /pivot/J1', { body: deflateRawSync(body), headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' } });
+    expect(await client().get('/pivot/J1')).toEqual({ pivot: null, note: 'é' });
+  });
+
+  it('reads the service\'s words in a compressed error answer', async () => {
+    server.on('GET /pivot/J1', { status: 422, body: gzipSync(JSON.stringify({ error: { message: 'no such pivot' } })), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const error = await client().pivot.get('J1').catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toContain('no such pivot');
+  });
+
+  it('says in one sentence that an unknown encoding, or bytes that are not what the header says, cannot be used (exit 1)', async () => {
+    server.on('GET /pivot/J1', { body: Buffer.from('xyz'), headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' } });
+    const unknown = await client().pivot.get('J1').catch((e) => e);
+    expect(unknown).toBeInstanceOf(ApiError);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.message).toBe(`The service's answer to GET ${server.url}/public/client-side/v1/pivot/J1 cannot be used: it is sent with Content-Encoding "zstd", which this tool cannot decode (it reads gzip, deflate and br, and asks for none); report it to the service's operator.`);
+    server.on('GET /pivot/J2', { body: Buffer.from('{"pivot":null}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const garbled = await client().pivot.get('J2').catch((e) => e);
+    expect(garbled).toBeInstanceOf(ApiError);
+    expect(garbled.message).toContain('cannot be used: its body is not valid gzip data although its Content-Encoding says "gzip"');
+  });
+
+  it('keeps a failure status\'s meaning when its body cannot be decoded', async () => {
+    server.on('GET /pivot/J1', { status: 404, body: Buffer.from('x'), headers: { 'content-encoding': 'zstd' } });
+    await expect(client().pivot.get('J1')).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -138,6 +185,31 @@ describe('ImportClient retries', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toContain('retry after 3600');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('caps one wait at 30 s and announces a wait over 3 s on stderr, verbose or not', async () => {
+    server.on('GET /pivot/J1', { status: 503, headers: { 'retry-after': '60' }, body: 'busy' });
+    const waits: number[] = [];
+    const notices: string[] = [];
+    const c = client({ sleep: async (ms) => { waits.push(ms); }, notice: (l) => notices.push(l) });
+    const error = await c.pivot.get('J1').catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toContain('the service asks to retry after 60');
+    expect(waits).toEqual([30_000, 30_000]);
+    const url = `${server.url}/public/client-side/v1/pivot/J1`;
+    expect(notices).toEqual([
+      `The service answered 503 to GET ${url} and asked to retry in 60 s; waiting 30 s, the longest this tool waits at once (attempt 2 of 3).`,
+      `The service answered 503 to GET ${url} and asked to retry in 60 s; waiting 30 s, the longest this tool waits at once (attempt 3 of 3).`,
+    ]);
+  });
+
+  it('waits a Retry-After under the cap as asked, announcing only waits over 3 s', async () => {
+    server.on('GET /pivot/J1', { status: 429, headers: { 'retry-after': '2' } }, { status: 503, headers: { 'retry-after': '12' } }, json({ pivot: null }));
+    const waits: number[] = [];
+    const notices: string[] = [];
+    await client({ sleep: async (ms) => { waits.push(ms); }, notice: (l) => notices.push(l) }).pivot.get('J1');
+    expect(waits).toEqual([2000, 12_000]);
+    expect(notices).toEqual([`The service answered 503 to GET ${server.url}/public/client-side/v1/pivot/J1 and asked to retry in 12 s; waiting 12 s (attempt 3 of 3).`]);
   });
 
   it('backs off exponentially with jitter, capped', async () => {

@@ -12,8 +12,9 @@ function read(result: ReturnType<typeof check>): unknown {
 
 describe('tolerant reads: absent, null or {} means "not set"', () => {
   it('fills every member of a resource the service left out', () => {
-    expect(read(checkRead('fields', {}))).toEqual({ expectedFields: [], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
-    expect(read(checkRead('fields', null))).toEqual({ expectedFields: [], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
+    expect(read(checkRead('fields', { expectedFields: [] }))).toEqual({ expectedFields: [], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
+    expect(read(checkRead('fields', { expectedFields: ['a'], optionalFields: null, inputColumns: null, columnFieldMapping: null })))
+      .toEqual({ expectedFields: ['a'], optionalFields: [], inputColumns: [], columnFieldMapping: {} });
     expect(read(checkRead('rowDropping', { presetRowDroppingMethods: null }))).toEqual({ presetRowDroppingMethods: [], additionalRowDroppingMethods: [] });
     expect(read(checkRead('scripts', { preColumnMapping: ['a'] }))).toEqual({ preColumnMapping: ['a'], postClean: [] });
     expect(read(checkRead('text', { textProcessingMethods: null }))).toEqual({ textProcessingMethods: {} });
@@ -33,8 +34,16 @@ describe('tolerant reads: absent, null or {} means "not set"', () => {
     expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1' } }))).toEqual({ sheetSelection: { selected: 'S1', sheets: ['S1'] } });
   });
 
+  it('needs expectedFields in a fields read: absent or null, the required fields could not be checked', () => {
+    const why = "getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked";
+    expect(read(checkRead('fields', {}))).toBe(`expectedFields is absent; ${why}`);
+    expect(read(checkRead('fields', null))).toBe(`expectedFields is absent; ${why}`);
+    expect(read(checkRead('fields', { expectedFields: null, columnFieldMapping: {} }))).toBe(`expectedFields is null; ${why}`);
+    expect(read(checkRead('fields', { expectedFields: 'a' }))).toBe('expectedFields must be a list, not "a"');
+  });
+
   it('leaves out map entries that are null, {} or without their value, and keeps null where it is a value', () => {
-    expect(read(checkRead('fields', { columnFieldMapping: { src: { A: null, B: {}, C: { field: null }, D: { field: 'd' } } } })))
+    expect(read(checkRead('fields', { expectedFields: [], columnFieldMapping: { src: { A: null, B: {}, C: { field: null }, D: { field: 'd' } } } })))
       .toMatchObject({ columnFieldMapping: { src: { D: { field: 'd' } } } });
     expect(read(checkRead('dataTypes', { fieldDataTypes: { a: null, b: { dataType: null }, c: { dataType: 'number' } }, expectedFieldDataTypes: { a: null } })))
       .toEqual({ fieldDataTypes: { c: { dataType: 'number' } }, expectedFieldDataTypes: {} });
@@ -54,7 +63,7 @@ describe('tolerant reads: what a service may add or spell differently', () => {
   it('reads a confidence given as text as a number; a missing one is unknown, under any bar', () => {
     expect(read(checkRead('sheet', { sheetSelection: { selected: 'a', confidence: '0.25', sheets: ['a'] } })))
       .toEqual({ sheetSelection: { selected: 'a', confidence: 0.25, sheets: ['a'] } });
-    expect(read(checkRead('fields', { columnFieldMapping: { s: { A: { field: 'a' } } } }))).toMatchObject({ columnFieldMapping: { s: { A: { field: 'a' } } } });
+    expect(read(checkRead('fields', { expectedFields: [], columnFieldMapping: { s: { A: { field: 'a' } } } }))).toMatchObject({ columnFieldMapping: { s: { A: { field: 'a' } } } });
     expect(isUnderBar(undefined, 0.1)).toBe(true);
     expect(isUnderBar(undefined, undefined)).toBe(false);
     expect(isUnderBar(0.5, 0.5)).toBe(false);
@@ -75,7 +84,7 @@ describe('tolerant reads: what a service may add or spell differently', () => {
   });
 
   it('reads a mapping with several data sources', () => {
-    const body = { columnFieldMapping: { 'a.csv': { A: { field: 'x', confidence: 1 } }, 'b.csv': { B: { field: 'y', confidence: 0.5 } } } };
+    const body = { expectedFields: [], columnFieldMapping: { 'a.csv': { A: { field: 'x', confidence: 1 } }, 'b.csv': { B: { field: 'y', confidence: 0.5 } } } };
     expect(read(checkRead('fields', body))).toMatchObject(body);
     expect(fieldsUpdate(checkRead('fields', body).ok ? (checkRead('fields', body) as any).value : null))
       .toEqual({ columnFieldMapping: { 'a.csv': { A: { field: 'x' } }, 'b.csv': { B: { field: 'y' } } } });
@@ -141,14 +150,48 @@ describe('start and run', () => {
     expect(read(check(StartAnswer, 'j3\n'))).toEqual({ jobId: 'j3' });
     expect(read(check(StartAnswer, '{"id":"x"}'))).toBe('(body) holds no job id; expected {"jobId": "..."}');
     expect(read(check(StartAnswer, '<html>hi</html>'))).toBe('(body) holds no job id; expected {"jobId": "..."}');
+    expect(read(check(StartAnswer, '{"jobId":".."}'))).toBe('(body) gives the job id "..", which is a dot segment, which no URL path can carry, so no later command can use it');
+    expect(read(check(StartAnswer, '{"jobId":"job-1\\n\\u001b[2Jrm -rf x"}')))
+      .toBe('(body) gives the job id "job-1\\n\\u001b[2Jrm -rf x", which holds control characters (a line break or a terminal escape), so no later command can use it');
+    expect(read(check(StartAnswer, '{"jobId":"   "}'))).toMatch(/which is empty/);
   });
 
-  it('checks the run body strictly; reads any run answer, a failed one as failed', () => {
+  it('checks the run body strictly', () => {
     expect(read(check(RunRequest, undefined))).toEqual({});
     expect(read(check(RunRequest, { webhookUrl: null, returnWhenComplete: true }))).toEqual({ returnWhenComplete: true });
     expect(read(check(RunRequest, { wait: true }))).toBe('(body) has an unknown member "wait"; it takes webhookUrl, returnWhenComplete');
-    for (const answer of [undefined, '', 'accepted', {}, { status: 'running' }]) expect((check(RunAnswer, answer) as any).value.failed).toBe(false);
-    expect((check(RunAnswer, { status: 'FAILED', error: { message: 'bad' } }) as any).value).toMatchObject({ failed: true, failure: 'bad' });
+  });
+
+  const outcome = (body: unknown, waited: boolean, status = 200) => read(check(RunAnswer, { status, body, waited }));
+
+  it('reads a run answer that was not waited for as an acceptance, unless it reports a failure', () => {
+    for (const body of [undefined, '', 'accepted', {}, { status: 'running' }, { status: 'queued' }]) {
+      expect(outcome(body, false), JSON.stringify(body)).toEqual({ outcome: 'accepted' });
+      expect(outcome(body, false, 202), JSON.stringify(body)).toEqual({ outcome: 'accepted' });
+    }
+    expect(outcome({ status: 'failed', error: { message: 'bad' } }, false)).toEqual({ outcome: 'failed', member: 'error', words: 'bad' });
+  });
+
+  it('reads a waited-for run answer as complete only when nothing says otherwise', () => {
+    for (const body of [undefined, '', 'OK', {}, { jobId: 'j' }, { status: 'Complete' }, { state: 'SUCCEEDED' }, { status: 'done' }, { status: 'ok' }, { status: null, state: 'finished' }]) {
+      expect(outcome(body, true), JSON.stringify(body)).toEqual({ outcome: 'completed' });
+    }
+    expect(outcome({}, true, 202)).toEqual({ outcome: 'incomplete', member: 'its HTTP status', value: '202 Accepted' });
+    expect(outcome({ status: 'complete' }, true, 202)).toMatchObject({ outcome: 'incomplete' });
+    expect(outcome({ status: 'running' }, true)).toEqual({ outcome: 'incomplete', member: 'its member status', value: '"running"' });
+    expect(outcome({ state: 3 }, true)).toEqual({ outcome: 'incomplete', member: 'its member state', value: 'number 3' });
+  });
+
+  it('reads every way an answer reports a failure, with the service\'s words', () => {
+    expect(outcome({ status: 'FAILED', error: { message: 'bad' } }, true)).toEqual({ outcome: 'failed', member: 'error', words: 'bad' });
+    expect(outcome({ status: 'cancelled', message: 'cancelled by admin' }, true)).toEqual({ outcome: 'failed', member: 'status', words: 'cancelled by admin' });
+    expect(outcome({ success: false, errors: [{ message: 'email missing' }, 'id missing'] }, true)).toEqual({ outcome: 'failed', member: 'success', words: 'email missing; id missing' });
+    expect(outcome({ errors: [{ code: 'x' }] }, false)).toEqual({ outcome: 'failed', member: 'errors', words: undefined });
+    expect(outcome({ error: 'all rows rejected' }, false)).toEqual({ outcome: 'failed', member: 'error', words: 'all rows rejected' });
+    expect(outcome('FAILED: validation failed', true)).toEqual({ outcome: 'failed', member: 'the body', words: 'FAILED: validation failed' });
+    expect(outcome('Error - disk full', false)).toMatchObject({ outcome: 'failed' });
+    // Not failures: an empty error list, a false or null error, a word that only begins like one.
+    for (const body of [{ errors: [] }, { error: null }, { error: false }, 'Error-free run', 'errorless']) expect(outcome(body, true), JSON.stringify(body)).toEqual({ outcome: 'completed' });
   });
 });
 

@@ -119,6 +119,28 @@ describe('after start and the reads, before the first update (online)', () => {
     expect(posts()).toEqual(['/start']);
   });
 
+  it('does not judge a unit conversion the service suggests and the job file never mentions as if the user wrote it', async () => {
+    // Seed: unit strings other than UTC deltas are not shown; this service suggests USD -> EUR.
+    proxy.fallback(async (req) => {
+      if (req.method === 'GET' && req.path.startsWith('/units/')) {
+        return { body: { fieldUnitConversions: { amount: { columnName: 'Amount', from: 'USD', to: 'EUR', confidence: 0.9 } }, expectedFieldUnits: {} } };
+      }
+      const r = await fetch(service.url + req.url, { method: req.method, headers: { 'content-type': String(req.headers['content-type'] ?? 'application/json'), 'x-api-key': 'test-key' }, body: req.body.length ? new Uint8Array(req.body) : undefined });
+      return { status: r.status, headers: { 'content-type': r.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await r.arrayBuffer()) };
+    });
+    await jobFile('version: 1\npipeline: pl_customers\ninput: {file: ./customers.csv}\nconfig:\n  mapping: {First: full_name}\n  units:\n    created_at: {from: UTC_m5, to: UTC_p0}\n');
+    const r = await cli(['plan', 'job.yaml']);
+    expect(r.stderr).not.toContain('is not known');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('The data effect leaves out the service\'s suggested unit conversion of amount (USD to EUR), which the embedded engine cannot apply; the service applies it.');
+    expect(r.stdout + r.stderr).toContain('Data effect (embedded engine)');
+    // The job file's own unknown unit is still refused offline, at its line.
+    await jobFile('version: 1\npipeline: pl_customers\ninput: {file: ./customers.csv}\nconfig:\n  units:\n    amount: {from: USD, to: EUR}\n');
+    const own = await cli(['plan', 'job.yaml']);
+    expect(own.exitCode).toBe(2);
+    expect(own.stderr).toMatch(/job\.yaml:6:\d+: .*"USD" is not known/);
+  });
+
   it('checks a reused job (--job) against the service\'s columns when the input is not here', async () => {
     const started = await cli(['start', '--file', join(dir, 'customers.csv'), '--pipeline', 'pl_customers']);
     const jobId = started.stdout.trim();

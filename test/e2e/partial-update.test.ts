@@ -52,7 +52,7 @@ function fakeService(server: RecordingServer, opts: { rejectTypes: () => boolean
       case 'POST /impute-methods/:id':
         state.impute.imputeMethods = Object.fromEntries(Object.entries<Record<string, unknown>>(body!.imputeMethods).map(([f, m]) => [f, { ...m, confidence: 1 }]));
         return json({});
-      case 'POST /run/:id': return json({ jobId: JOB, status: 'running' });
+      case 'POST /run/:id': return json({ jobId: JOB, status: 'completed' });
       default: return json({ error: { message: `no route ${route}` } }, 404);
     }
   });

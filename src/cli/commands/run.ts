@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { RunRequest } from '../../contract/index.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, printable, UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { parseJobId, parseUrl } from '../flags.js';
 import { withExamples } from '../program.js';
@@ -57,12 +57,20 @@ export async function sendRun(jobId: string, body: RunRequest, deps: Deps): Prom
   const client = await deps.client();
   const timeoutMs = wait && !deps.settings.timeoutExplicit ? Math.max(deps.settings.timeoutMs, RUN_WAIT_TIMEOUT_MS) : undefined;
   if (wait && deps.io.isStderrTTY) deps.io.status(`Running job ${jobId} and waiting for it to complete...`);
-  const answer = await client.run.send(jobId, body, { timeoutMs });
-  // Seed: the answer of run is not shown; the contract's RunAnswer reads any answer (object, text, nothing).
+  const { status, body: answer, url } = await client.run.send(jobId, body, { timeoutMs });
+  // Seed: the answer of run is not shown; the contract's RunAnswer reads any answer (object, text,
+  // nothing) with its status, and says whether it is a completion, an acceptance or neither.
   const [{ check }, { RunAnswer }] = await Promise.all([import('../../contract/check.js'), import('../../contract/schemas.js')]);
-  const read = check(RunAnswer, answer);
+  const read = check(RunAnswer, { status, body: answer, waited: wait });
   if (!isEmptyAnswer(answer) || deps.settings.output !== 'table') await printResource(deps, answer ?? null, 'answerTable');
-  if (read.ok && read.value.failed) throw new ApiError(`Job ${jobId} failed${read.value.failure ? `: ${read.value.failure}` : ''}.`);
+  if (read.ok && read.value.outcome === 'failed') {
+    const { words, member } = read.value;
+    throw new ApiError(`Job ${jobId} failed: ${words !== undefined ? printable(words) : `the service's answer to POST ${url} says so (${member === 'the body' ? 'its body' : `its member ${member}`})`}.`, status);
+  }
+  if (read.ok && read.value.outcome === 'incomplete') {
+    const { member, value } = read.value;
+    throw new ApiError(`The service's answer to POST ${url} says job ${jobId} has not completed: ${member} is ${printable(value)}, although returnWhenComplete: true asks for an answer once the whole job is complete; check the job on the service before running it again.`, status);
+  }
   deps.io.status(wait ? `Job ${jobId} completed.` : `Job ${jobId} is running.`);
 }
 

@@ -11,11 +11,12 @@ import { Resource } from '../resource.js';
 export class Run extends Resource {
   /**
    * Runs the job with the run body (checked strictly first); never retried, since a repeat could
-   * run it twice. The answer is JSON, text or nothing (seed: not shown); see contract RunAnswer.
+   * run it twice. The answer is JSON, text or nothing (seed: not shown), returned with its status
+   * (a 202 accepts a job, it does not complete it) and URL; contract RunAnswer reads it.
    */
   send(jobId: string, body: RunRequest, o?: CallOptions) {
     const checked = check(RunRequestSchema, body);
     if (!checked.ok) throw new UsageError(`The run body is not in the seed's shape: ${checked.problem.path || 'the body'} ${checked.problem.problem}; nothing was sent.`);
-    return this.client.post<unknown>(path`/run/${jobId}`, { body: checked.value, retry: false, expect: 'lenient', ...o });
+    return this.client.exchange<unknown>(path`/run/${jobId}`, { body: checked.value, method: 'POST', retry: false, expect: 'lenient', ...o });
   }
 }

@@ -2,7 +2,7 @@
 import type { StartForm } from '../../contract/index.js';
 import { check } from '../../contract/check.js';
 import { StartAnswer, StartForm as StartFormSchema } from '../../contract/schemas.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, printable, UsageError } from '../../errors.js';
 import type { CallOptions } from '../client.js';
 import { multipartBody, startFields, type UploadFile } from '../multipart.js';
 import { Resource } from '../resource.js';
@@ -35,6 +35,11 @@ export function parseJobId(text: string, url = '/start'): string {
   const answer = check(StartAnswer, text);
   if (answer.ok) return answer.value.jobId;
   const trimmed = text.trim();
-  const shown = trimmed.length > 200 ? trimmed.slice(0, 200) + '…' : trimmed;
-  throw new ApiError(`The service's answer to POST ${url} holds no job id ("${shown.replace(/\s+/g, ' ')}"); expected {"jobId": "..."}.`);
+  const shown = printable(trimmed.length > 200 ? trimmed.slice(0, 200) + '…' : trimmed);
+  // The start was sent and answered 2xx: the service may well have created a job.
+  const created = 'a job may have been created on the service; check there before starting again';
+  if (answer.problem.problem.startsWith('gives the job id')) {
+    throw new ApiError(`The service's answer to POST ${url} cannot be used: it ${printable(answer.problem.problem)}; ${created}.`);
+  }
+  throw new ApiError(`The service's answer to POST ${url} holds no job id ("${shown.replace(/\s+/g, ' ')}"); expected {"jobId": "..."}; ${created}.`);
 }
