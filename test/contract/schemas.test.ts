@@ -173,13 +173,14 @@ describe('start and run', () => {
   });
 
   it('reads a waited-for run answer as complete only when nothing says otherwise', () => {
-    for (const body of [undefined, '', 'OK', {}, { jobId: 'j' }, { status: 'Complete' }, { state: 'SUCCEEDED' }, { status: 'done' }, { status: 'ok' }, { status: null, state: 'finished' }]) {
+    for (const body of [undefined, '', 'OK', {}, { jobId: 'j' }, { status: 'Complete' }, { state: 'SUCCEEDED' }, { status: 'done' }, { status: 'ok' }, { status: null, state: 'finished' }, { status: 'processed' }, { status: 200 }, { state: 3 }]) {
       expect(outcome(body, true), JSON.stringify(body)).toEqual({ outcome: 'completed' });
     }
     expect(outcome({}, true, 202)).toEqual({ outcome: 'incomplete', member: 'its HTTP status', value: '202 Accepted' });
     expect(outcome({ status: 'complete' }, true, 202)).toMatchObject({ outcome: 'incomplete' });
     expect(outcome({ status: 'running' }, true)).toEqual({ outcome: 'incomplete', member: 'its member status', value: '"running"' });
-    expect(outcome({ state: 3 }, true)).toEqual({ outcome: 'incomplete', member: 'its member state', value: 'number 3' });
+    expect(outcome({ state: 'In Progress' }, true)).toEqual({ outcome: 'incomplete', member: 'its member state', value: '"In Progress"' });
+    expect(outcome({ status: 'queued' }, false)).toEqual({ outcome: 'accepted' });
   });
 
   it('reads every way an answer reports a failure, with the service\'s words', () => {
