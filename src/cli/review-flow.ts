@@ -266,6 +266,18 @@ export function choiceChanges(config: JobFileConfig, choices: JobFileConfig): Ch
   return changes;
 }
 
+/** The choices that differ from what the job file pins (`+` and `~` of `choiceChanges`): what a save writes. */
+export function changedChoices(config: JobFileConfig, choices: JobFileConfig): JobFileConfig {
+  const out: JobFileConfig = {};
+  for (const c of choiceChanges(config, choices)) {
+    if (c.marker === '=') continue;
+    if (c.section === 'sheet') { out.sheet = c.after as string; continue; }
+    const section = (out[c.section] ??= {}) as Record<string, unknown>;
+    setOwn(section, c.key, c.after);
+  }
+  return out;
+}
+
 /** The summary shown before the final confirmation: what the choices change in the job file. */
 export function formatChoices(job: JobFile, choices: JobFileConfig): string {
   const file = basename(job.path);

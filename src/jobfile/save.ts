@@ -5,9 +5,10 @@
  * comment alignment, line folding) and would rewrite lines nobody touched.
  */
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic } from '../engine/write/atomic.js';
 import { UsageError } from '../errors.js';
+import { substituteEnv } from './env.js';
 import { CONFIG_KEYS } from './format.js';
 import { sameValue } from './translate.js';
 import type { JobFileConfig } from './types.js';
@@ -23,14 +24,14 @@ const WHOLE_SECTIONS = ['sheet', 'allowColumnCombining', 'pivot', 'rowDropping',
  * `config` and its sections are created at the end of their parent when missing. Nothing
  * is written when the file already says all of it.
  */
-export async function saveChoices(path: string, choices: JobFileConfig): Promise<void> {
+export async function saveChoices(path: string, choices: JobFileConfig, env: NodeJS.ProcessEnv = {}): Promise<void> {
   let before: string;
   try {
     before = await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
   }
-  const after = applyChoices(before, choices, path);
+  const after = applyChoices(before, choices, path, env);
   if (after === before) return;
   const { mode } = await stat(path);
   await writeAtomic(path, async (temp) => {
@@ -40,8 +41,12 @@ export async function saveChoices(path: string, choices: JobFileConfig): Promise
   });
 }
 
-/** The job file text with the choices written in (pure; `where` names the file in errors). */
-export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file'): string {
+/**
+ * The job file text with the choices written in (pure; `where` names the file in errors). A value
+ * is compared with what the file means, as `validate` reads it (an alias as the value it stands
+ * for, `${NAME}` with `env`'s value), so a choice equal to it keeps the user's text.
+ */
+export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file', env: NodeJS.ProcessEnv = {}): string {
   const leaves: { path: string[]; value: unknown }[] = [];
   for (const section of WHOLE_SECTIONS) {
     if (choices[section] !== undefined) leaves.push({ path: ['config', section], value: plain(choices[section]) });
@@ -55,12 +60,11 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 
   let out = text;
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
-  for (const leaf of leaves) out = setPath(out, leaf.path, leaf.value, where);
+  for (const leaf of leaves) out = setPath(out, leaf.path, leaf.value, where, env);
 
-  const check = parseDocument(out);
+  const check = parseDocument(out, { uniqueKeys: false });
   for (const leaf of leaves) {
-    const got = check.getIn(leaf.path);
-    const value = got !== null && typeof got === 'object' && 'toJSON' in got ? (got as Node).toJSON() : got;
+    const value = resolvedValue(findPath(check, leaf.path), check, env);
     if (check.errors.length || !sameValue(value, leaf.value)) {
       throw new Error(`saving ${leaf.path.join('.')} into ${where} produced ${check.errors[0]?.message ?? JSON.stringify(value)}`);
     }
@@ -69,8 +73,8 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 }
 
 /** Sets one path (`['config', 'mapping', 'Tel']`) in the text, touching only the bytes that must change. */
-function setPath(text: string, path: string[], value: unknown, where: string): string {
-  const doc = parseDocument(text);
+function setPath(text: string, path: string[], value: unknown, where: string, env: NodeJS.ProcessEnv): string {
+  const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length) throw new UsageError(`${where} is not valid YAML (${doc.errors[0].message}); fix it and save again.`);
   const nl = text.includes('\r\n') ? '\r\n' : '\n';
   const unit = indentUnit(doc.contents, text);
@@ -84,16 +88,53 @@ function setPath(text: string, path: string[], value: unknown, where: string): s
     const rest = nest(path.slice(i + 1), value);
     if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
     const child = pair.value as Node | null;
-    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl);
+    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl, resolvedValue(child, doc, env));
     if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
     node = child;
   }
   return text;
 }
 
-/** A key's text, when it is a scalar. */
+/**
+ * A key as `validate` reads it: strings as they are, numbers and booleans as written (`1e3:` is
+ * the column "1e3", not 1000), so a save finds the key the user wrote instead of adding a twin.
+ */
 function keyOf(pair: Pair): string | undefined {
-  return isScalar(pair.key) ? String(pair.key.value) : undefined;
+  const key = pair.key;
+  if (!isScalar(key) || key.value === null || typeof key.value === 'object') return undefined;
+  return typeof key.value === 'string' ? key.value : String(key.source ?? key.value);
+}
+
+/** The node at `path` (keys matched as `keyOf` reads them), or undefined. */
+function findPath(doc: Document, path: string[]): unknown {
+  let node: unknown = doc.contents;
+  for (const segment of path) {
+    if (isAlias(node)) node = node.resolve(doc);
+    if (!isMap(node)) return undefined;
+    const pair = node.items.find((p) => keyOf(p) === segment);
+    if (!pair) return undefined;
+    node = pair.value;
+  }
+  return node;
+}
+
+/** What a node means once loaded: aliases resolved, `${NAME}` in strings replaced from `env` (unset ones left as written). */
+function resolvedValue(node: unknown, doc: Document, env: NodeJS.ProcessEnv): unknown {
+  if (node === null || node === undefined) return node;
+  const value = typeof node === 'object' && 'toJS' in node ? (node as Node).toJS(doc) : node;
+  return expand(value, env);
+}
+
+function expand(value: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (typeof value === 'string') return substituteEnv(value, env).value;
+  if (Array.isArray(value)) return value.map((v) => expand(v, env));
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), expand(v, env)]));
+  if (isObject(value)) {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const [k, v] of Object.entries(value)) out[k] = expand(v, env);
+    return out;
+  }
+  return value;
 }
 
 /** `{a: {b: value}}` for `['a', 'b']`. */
@@ -126,14 +167,14 @@ function insertPair(text: string, map: YAMLMap, key: string, value: unknown, dep
   return splice(text, end, end, lead + blockPair(key, value, indent, depth, unit, nl).join(''));
 }
 
-/** Replaces a member's value; unchanged values keep their bytes. */
-function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string): string {
+/** Replaces a member's value; a value that already means `value` (`current`, resolved) keeps its bytes. */
+function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string, current: unknown): string {
   const node = pair.value as Node | null;
   if (node === null || !node.range) {
     const colon = text.indexOf(':', (pair.key as Node).range![1]);
     return splice(text, colon + 1, colon + 1, ` ${flowText(value)}`);
   }
-  if (sameValue(node.toJSON(), value)) return text;
+  if (sameValue(current, value)) return text;
   const [start, end] = node.range;
   if ((isMap(node) || isSeq(node)) && !node.flow) {
     // A block value stays a block, at its own indentation.

@@ -47,11 +47,11 @@ class Terminal {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcessWithoutNullStreams;
 
-  constructor(args: string[], cwd: string) {
+  constructor(args: string[], cwd: string, extraEnv: Record<string, string> = {}) {
     const home = join(cwd, '.home');
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('IMPORT_') && k !== 'CI' && k !== 'FORCE_COLOR') env[k] = v;
-    Object.assign(env, { NO_COLOR: '1', TERM: 'xterm', HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    Object.assign(env, { NO_COLOR: '1', TERM: 'xterm', HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, extraEnv);
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const command = [process.execPath, BIN, ...args].map(quote).join(' ');
     // -q quiet, -f flush at once, -e exit with the child's code, -c the command; no typescript file.
@@ -99,10 +99,10 @@ class Terminal {
   }
 }
 
-async function jobDir(): Promise<string> {
+async function jobDir(job = JOB): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
   await copyFile(join(ROOT, 'examples', 'customers', 'customers.csv'), join(dir, 'customers.csv'));
-  await writeFile(join(dir, 'job.yaml'), JOB);
+  await writeFile(join(dir, 'job.yaml'), job);
   return dir;
 }
 
@@ -187,5 +187,37 @@ schema:
     expect(await term.exitCode()).toBe(5);
     expect(term.text()).toContain('Review declined; nothing was saved or run.');
     expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(JOB);
+  }, 60_000);
+
+  it('keeps a ${NAME} value and an alias that the analyst kept, writing only the new lines', async () => {
+    const job = `version: 1
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, &ph phone]
+  optionalFields: [phone]
+input:
+  file: ./customers.csv
+config:
+  mapping:
+    E-mail Address: \${EMAIL_FIELD}   # differs per environment
+    Tel: *ph
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir, { EMAIL_FIELD: 'email' });
+    for (const column of ['First', 'Last', 'Internal Notes', 'Signup Date', 'Customer ID', 'Amount', 'Country']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Map "E-mail Address" to', KEY.enter); // Keep email (pinned)
+    await term.answer('? Map "Tel" to', KEY.enter); // Keep phone (pinned)
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(term.text()).toContain('(2 already pinned in job.yaml, unchanged)');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`${job}    First: null
+    Last: null
+    Internal Notes: null
+    Signup Date: created_at
+    Customer ID: id
+    Amount: amount
+    Country: country
+`);
   }, 60_000);
 });

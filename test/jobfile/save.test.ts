@@ -97,6 +97,40 @@ describe('applyChoices', () => {
   });
 });
 
+describe('applyChoices on values written as something else', () => {
+  // An anchor in the schema, an alias in the mapping; keys YAML reads as numbers (1000 and 8).
+  const JOB = `schema:
+  expectedFields: [&pl plan, email, amount, code]
+config:
+  mapping:
+    Contact: \${EMAIL_FIELD}   # differs per environment
+    Plan: *pl
+    1e3: amount      # column "1e3"
+    010: code
+`;
+
+  it('keeps ${NAME} when the choice is the value the variable gives', () => {
+    const out = applyChoices(JOB, { mapping: { Contact: 'email', Plan: 'plan' } }, 'job.yaml', { EMAIL_FIELD: 'email' });
+    expect(out).toBe(JOB);
+  });
+
+  it('replaces ${NAME} when the choice differs from the value the variable gives', () => {
+    const out = applyChoices(JOB, { mapping: { Contact: 'phone' } }, 'job.yaml', { EMAIL_FIELD: 'email' });
+    expect(out).toBe(edit(JOB, ['${EMAIL_FIELD}   #', 'phone   #']));
+  });
+
+  it('keeps an alias when the choice is the value it stands for', () => {
+    const text = 'schema:\n  expectedFields: [customer_id, &em email]\nconfig:\n  mapping:\n    Contact: *em\n';
+    expect(applyChoices(text, { mapping: { Contact: 'email' } })).toBe(text);
+    expect(applyChoices(text, { mapping: { Contact: 'email', Plan: 'plan' } })).toBe(`${text}    Plan: plan\n`);
+  });
+
+  it('finds a key YAML reads as a number by its text, as validate does, instead of adding a quoted twin', () => {
+    const out = applyChoices(JOB, { mapping: { '1e3': 'total', '010': 'code', score: null } }, 'job.yaml', { EMAIL_FIELD: 'email' });
+    expect(out).toBe(edit(JOB, ['1e3: amount ', '1e3: total '], ['    010: code\n', '    010: code\n    score: null\n']));
+  });
+});
+
 describe('saveChoices', () => {
   it('writes the file atomically, keeping its mode, and leaves no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-save-'));

@@ -157,14 +157,16 @@ export async function reviewForRun(job: JobFile, resources: JobResources, deps: 
 }
 
 async function saveConfirmed(job: JobFile, choices: JobFileConfig, deps: Deps): Promise<void> {
-  const [{ saveChoices }, { choiceChanges }] = await Promise.all([import('../../jobfile/save.js'), import('../review-flow.js')]);
+  const [{ saveChoices }, { changedChoices, choiceChanges }] = await Promise.all([import('../../jobfile/save.js'), import('../review-flow.js')]);
   const changed = choiceChanges(job.config, choices).filter((c) => c.marker !== '=').length;
   const file = basename(job.path);
   if (changed === 0) {
     deps.io.status(`${file} already holds these choices; nothing to save.`);
     return;
   }
-  await saveChoices(job.path, choices);
+  // Only what the summary called changed is written: an unchanged line keeps the user's text
+  // (`${EMAIL_FIELD}`, an alias), compared with what it means, not with how it is written.
+  await saveChoices(job.path, changedChoices(job.config, choices), deps.env);
   deps.io.status(`Saved ${changed} choice${changed === 1 ? '' : 's'} to ${file}.`);
 }
 
