@@ -210,11 +210,31 @@ export async function reviewChoices(
   const order = reviewOrder(job, resources);
   const fields = fieldList(resources);
   const mapping: Record<string, string | null> = {};
+  // Fields the analyst agreed to fill from several columns in this review, with how to join them.
+  const joined = new Map<string, Join>();
+  const canCombine = job.config.allowColumnCombining === true;
   for (const [i, state] of order.entries()) {
     io.status(describeColumn(state, i, order.length, samples, opts.redact, file));
-    setOwn(mapping, state.column, await askMapping(state, fields, mapping, prompter));
+    for (;;) {
+      const field = await askMapping(state, fields, mapping, prompter);
+      const others = field === null ? [] : columnsOf(mapping, field);
+      // Two columns for one field is column combining: validate and run refuse it unless the file
+      // allows it, so it is a choice the analyst confirms here (and the save writes), never a side effect.
+      if (field === null || others.length === 0 || canCombine || joined.has(field)) {
+        setOwn(mapping, state.column, field);
+        break;
+      }
+      const join = await askJoin(field, [...others, state.column], prompter, io);
+      if (join) {
+        joined.set(field, join);
+        setOwn(mapping, state.column, field);
+        break;
+      }
+      io.status(`"${field}" stays with ${others.join(', ')}; choose another field for "${state.column}", or leave it unmapped.`);
+    }
   }
   if (order.length) choices.mapping = mapping;
+  Object.assign(choices, combiningChoices(job.config, mapping, joined));
 
   // 3. Data types of the mapped fields.
   const dataTypes = await askDataTypes(job, resources, mapping, prompter, io, opts, under);
@@ -244,13 +264,15 @@ export function mergeChoices(config: JobFileConfig, choices: JobFileConfig): Job
   const merged: JobFileConfig = { ...config };
   if (choices.sheet !== undefined) merged.sheet = choices.sheet;
   if (choices.mapping) merged.mapping = { ...config.mapping, ...choices.mapping };
+  if (choices.allowColumnCombining !== undefined) merged.allowColumnCombining = choices.allowColumnCombining;
+  if (choices.combining) merged.combining = { ...config.combining, ...choices.combining };
   if (choices.dataTypes) merged.dataTypes = { ...config.dataTypes, ...choices.dataTypes };
   if (choices.impute) merged.impute = { ...config.impute, ...choices.impute };
   return merged;
 }
 
 /** One choice compared with the job file: `+` newly pinned, `~` changed, `=` already so. */
-export interface ChoiceChange { section: 'sheet' | 'mapping' | 'dataTypes' | 'impute'; key: string; marker: '+' | '~' | '='; before?: unknown; after: unknown }
+export interface ChoiceChange { section: 'sheet' | 'mapping' | 'allowColumnCombining' | 'combining' | 'dataTypes' | 'impute'; key: string; marker: '+' | '~' | '='; before?: unknown; after: unknown }
 
 /** Each choice compared with what the job file pins. */
 export function choiceChanges(config: JobFileConfig, choices: JobFileConfig): ChoiceChange[] {
@@ -259,7 +281,10 @@ export function choiceChanges(config: JobFileConfig, choices: JobFileConfig): Ch
     changes.push({ section, key, marker: !has ? '+' : sameValue(before, after) ? '=' : '~', before: has ? before : undefined, after });
   };
   if (choices.sheet !== undefined) compare('sheet', 'sheet', config.sheet !== undefined, config.sheet, choices.sheet);
-  for (const section of ['mapping', 'dataTypes', 'impute'] as const) {
+  if (choices.allowColumnCombining !== undefined) {
+    compare('allowColumnCombining', 'allowColumnCombining', config.allowColumnCombining !== undefined, config.allowColumnCombining, choices.allowColumnCombining);
+  }
+  for (const section of ['mapping', 'combining', 'dataTypes', 'impute'] as const) {
     const pinned = (config[section] ?? {}) as Record<string, unknown>;
     for (const [key, value] of Object.entries(choices[section] ?? {})) compare(section, key, Object.hasOwn(pinned, key), pinned[key], value);
   }
@@ -272,6 +297,7 @@ export function changedChoices(config: JobFileConfig, choices: JobFileConfig): J
   for (const c of choiceChanges(config, choices)) {
     if (c.marker === '=') continue;
     if (c.section === 'sheet') { out.sheet = c.after as string; continue; }
+    if (c.section === 'allowColumnCombining') { out.allowColumnCombining = c.after as boolean; continue; }
     const section = (out[c.section] ??= {}) as Record<string, unknown>;
     setOwn(section, c.key, c.after);
   }
@@ -330,6 +356,53 @@ function describeColumn(state: ColumnState, i: number, n: number, samples: Colum
 }
 
 type MappingAnswer = 'keep' | 'accept' | 'other' | 'unmapped';
+
+/** How the values of combined columns are joined: `stringAppend` with a separator, or `json`. */
+type Join = { method: 'stringAppend'; separator: string } | { method: 'json' };
+
+/** The columns the mapping so far gives `field`, in the order they were chosen. */
+function columnsOf(mapping: Record<string, string | null>, field: string): string[] {
+  return Object.entries(mapping).filter(([, f]) => f === field).map(([column]) => column);
+}
+
+/** Asks whether `columns` (all mapped to `field`) are to be combined, and how; undefined when not. */
+async function askJoin(field: string, columns: string[], prompter: Prompter, io: IO): Promise<Join | undefined> {
+  const last = columns[columns.length - 1];
+  io.status(`"${field}" already comes from ${columns.slice(0, -1).join(', ')}: a second column for it means combining the columns' values.`);
+  const answer = await prompter.select<Join | 'no'>(`Combine ${columns.join(' + ')} into ${field}?`, [
+    { value: 'no', name: `No: choose another field for "${last}"` },
+    { value: { method: 'stringAppend', separator: ' ' }, name: 'Yes, joined with a space ("a b")' },
+    { value: { method: 'stringAppend', separator: '' }, name: 'Yes, joined with nothing between ("ab")' },
+    { value: { method: 'stringAppend', separator: ', ' }, name: 'Yes, joined with a comma and a space ("a, b")' },
+    { value: { method: 'json' }, name: 'Yes, as a JSON object of the columns ({"col": "a", ...})' },
+  ], { default: 'no' });
+  return answer === 'no' ? undefined : answer;
+}
+
+/**
+ * `allowColumnCombining` and `combining` entries that the mapping needs so that the saved file runs
+ * what the analyst confirmed: each field combined in this review gets its method and an order
+ * listing its columns in the order they were chosen; a field the file already combines gets its
+ * order brought in line with the columns the mapping now gives it (the engine refuses any other).
+ */
+function combiningChoices(config: JobFileConfig, mapping: Record<string, string | null>, joined: Map<string, Join>): JobFileConfig {
+  const out: JobFileConfig = {};
+  const combining: NonNullable<JobFileConfig['combining']> = {};
+  const finalMapping = { ...config.mapping, ...mapping };
+  const columnsFor = (field: string) => columnsOf(finalMapping, field);
+  for (const [field, join] of joined) {
+    setOwn(combining, field, join.method === 'json' ? { method: 'json', order: columnsFor(field) } : { method: 'stringAppend', separator: join.separator, order: columnsFor(field) });
+  }
+  for (const [field, pinned] of Object.entries(config.combining ?? {})) {
+    if (joined.has(field) || !pinned.order) continue;
+    const columns = columnsFor(field);
+    const order = [...pinned.order.filter((c) => columns.includes(c)), ...columns.filter((c) => !pinned.order!.includes(c))];
+    if (order.length && !sameValue(order, pinned.order)) setOwn(combining, field, { ...pinned, order });
+  }
+  if (joined.size) out.allowColumnCombining = true;
+  if (Object.keys(combining).length) out.combining = combining;
+  return out;
+}
 
 async function askMapping(state: ColumnState, fields: FieldEntry[], chosen: Record<string, string | null>, prompter: Prompter): Promise<string | null> {
   const s = state.suggested;

@@ -220,4 +220,50 @@ config:
     Country: country
 `);
   }, 60_000);
+
+  it('asks before a second column goes to a field, and saves the combining the analyst confirmed so the file validates', async () => {
+    const job = `version: 1
+input:
+  file: ./customers.csv
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, phone]
+  optionalFields: [phone]
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.answer('? Map "First" to', KEY.down, KEY.enter); // Choose a field…
+    await term.answer('? Field for "First" (type to filter)', 'full');
+    await term.answer('❯ full_name', ''); // the search settles on its one match before Enter
+    await term.answer('', KEY.enter);
+    await term.answer('? Map "Last" to', KEY.down, KEY.enter);
+    await term.answer('? Field for "Last" (type to filter)', 'full');
+    await term.answer('❯ full_name (also from First)', '');
+    await term.answer('', KEY.enter);
+    await term.waitFor('"full_name" already comes from First: a second column for it means combining the columns\' values.');
+    await term.answer('? Combine First + Last into full_name?', KEY.enter); // No (the default)
+    await term.waitFor('"full_name" stays with First; choose another field for "Last", or leave it unmapped.');
+    await term.answer('? Map "Last" to', KEY.down, KEY.enter);
+    await term.answer('? Field for "Last" (type to filter)', 'full');
+    await term.answer('❯ full_name (also from First)', '');
+    await term.answer('', KEY.enter);
+    await term.answer('? Combine First + Last into full_name?', KEY.down, KEY.enter); // Yes, joined with a space
+    for (const column of ['Internal Notes', 'Signup Date', 'Customer ID', 'E-mail Address', 'Tel', 'Amount', 'Country']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Data type of "full_name" (from First, Last)', KEY.enter);
+    await term.waitFor('+ allowColumnCombining: true');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    const saved = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(saved).toContain(`    First: full_name
+    Last: full_name
+`);
+    expect(saved).toContain(`  allowColumnCombining: true
+  combining:
+    full_name: {method: stringAppend, separator: " ", order: [First, Last]}
+`);
+    const validate = spawnSync(process.execPath, [BIN, 'validate', 'job.yaml'], { cwd: dir, encoding: 'utf8' });
+    expect(validate.stdout).toContain('job.yaml: valid');
+    expect(validate.status).toBe(0);
+  }, 90_000);
 });
