@@ -38,6 +38,15 @@ export interface ColumnSamples {
   note?: string;
 }
 
+/**
+ * A setting of the job file the save removes because it names a field the analyst's mapping no
+ * longer gives (and the pipeline does not list): kept, it would stop the next run.
+ */
+export interface RemovedSetting { path: string[]; field: string; before: unknown }
+
+/** The review's answer: a job-file `config` fragment, plus the settings to remove. */
+export type ReviewChoices = JobFileConfig & { removed?: RemovedSetting[] };
+
 /** Options of the walk. */
 export interface ReviewFlowOptions {
   /** The confidence bar (`--min-confidence` or `review.minConfidence`); none: only the mapping is walked. */
@@ -184,8 +193,8 @@ export function reviewOrder(job: JobFile, resources: JobResources): ColumnState[
  */
 export async function reviewChoices(
   job: JobFile, resources: JobResources, samples: ColumnSamples, prompter: Prompter, io: IO, opts: ReviewFlowOptions,
-): Promise<JobFileConfig> {
-  const choices: JobFileConfig = {};
+): Promise<ReviewChoices> {
+  const choices: ReviewChoices = {};
   const under = (confidence: number | undefined) => isUnderBar(confidence, opts.minConfidence);
   const file = basename(job.path);
 
@@ -235,6 +244,8 @@ export async function reviewChoices(
   }
   if (order.length) choices.mapping = mapping;
   Object.assign(choices, combiningChoices(job.config, mapping, joined));
+  const removed = orphanedSettings(job, resources, mapping);
+  if (removed.length) choices.removed = removed;
 
   // 3. Data types of the mapped fields.
   const dataTypes = await askDataTypes(job, resources, mapping, prompter, io, opts, under);
@@ -250,7 +261,7 @@ export async function reviewChoices(
 export async function reviewAndConfirm(
   job: JobFile, resources: JobResources, samples: ColumnSamples, prompter: Prompter, io: IO,
   opts: ReviewFlowOptions & { question: string },
-): Promise<JobFileConfig> {
+): Promise<ReviewChoices> {
   const choices = await reviewChoices(job, resources, samples, prompter, io, opts);
   io.status(`\n${formatChoices(job, choices)}`);
   if (!(await prompter.confirm(opts.question, { default: true }))) {
@@ -259,15 +270,29 @@ export async function reviewAndConfirm(
   return choices;
 }
 
-/** The job file's config with the review's choices laid over it (what `run --interactive` applies). */
-export function mergeChoices(config: JobFileConfig, choices: JobFileConfig): JobFileConfig {
+/** The job file's config with the review's choices laid over it, removed settings gone (what `run --interactive` applies). */
+export function mergeChoices(config: JobFileConfig, choices: ReviewChoices): JobFileConfig {
   const merged: JobFileConfig = { ...config };
+  for (const { path } of choices.removed ?? []) {
+    // path is ['config', section, field] or ['config', 'text', casing|regexReplacement, field].
+    if (path[1] === 'text') {
+      const sub = path[2] as 'casing' | 'regexReplacement';
+      const rest: Record<string, unknown> = { ...merged.text?.[sub] };
+      delete rest[path[3]];
+      merged.text = { ...merged.text, [sub]: rest };
+    } else {
+      const section = path[1] as 'dataTypes' | 'units' | 'impute' | 'combining';
+      const rest: Record<string, unknown> = { ...merged[section] };
+      delete rest[path[2]];
+      Object.assign(merged, { [section]: rest });
+    }
+  }
   if (choices.sheet !== undefined) merged.sheet = choices.sheet;
   if (choices.mapping) merged.mapping = { ...config.mapping, ...choices.mapping };
   if (choices.allowColumnCombining !== undefined) merged.allowColumnCombining = choices.allowColumnCombining;
-  if (choices.combining) merged.combining = { ...config.combining, ...choices.combining };
-  if (choices.dataTypes) merged.dataTypes = { ...config.dataTypes, ...choices.dataTypes };
-  if (choices.impute) merged.impute = { ...config.impute, ...choices.impute };
+  if (choices.combining) merged.combining = { ...merged.combining, ...choices.combining };
+  if (choices.dataTypes) merged.dataTypes = { ...merged.dataTypes, ...choices.dataTypes };
+  if (choices.impute) merged.impute = { ...merged.impute, ...choices.impute };
   return merged;
 }
 
@@ -292,8 +317,8 @@ export function choiceChanges(config: JobFileConfig, choices: JobFileConfig): Ch
 }
 
 /** The choices that differ from what the job file pins (`+` and `~` of `choiceChanges`): what a save writes. */
-export function changedChoices(config: JobFileConfig, choices: JobFileConfig): JobFileConfig {
-  const out: JobFileConfig = {};
+export function changedChoices(config: JobFileConfig, choices: ReviewChoices): ReviewChoices {
+  const out: ReviewChoices = choices.removed ? { removed: choices.removed } : {};
   for (const c of choiceChanges(config, choices)) {
     if (c.marker === '=') continue;
     if (c.section === 'sheet') { out.sheet = c.after as string; continue; }
@@ -310,13 +335,18 @@ export function formatChoices(job: JobFile, choices: JobFileConfig): string {
   const changes = choiceChanges(job.config, choices);
   const changed = changes.filter((c) => c.marker !== '=');
   const same = changes.length - changed.length;
-  if (changed.length === 0) return `Your choices match ${file}: nothing to change (${same} already pinned).`;
+  const removed = (choices as ReviewChoices).removed ?? [];
+  if (changed.length === 0 && removed.length === 0) return `Your choices match ${file}: nothing to change (${same} already pinned).`;
   const lines = [`Your choices (+ newly pinned, ~ changed) for ${file}:`];
   let section = '';
   for (const c of changed) {
     if (c.section !== section) { section = c.section; lines.push(`  ${section}:`); }
     const text = c.marker === '~' ? `${showChoice(c.before)} -> ${showChoice(c.after)}` : showChoice(c.after);
     lines.push(`    ${c.marker} ${c.key}: ${text}`);
+  }
+  if (removed.length) {
+    lines.push('  removed (each names a field no column gives now, so the next run would stop on it):');
+    for (const r of removed) lines.push(`    - ${r.path.slice(1).join('.')}: ${showChoice(r.before)}`);
   }
   if (same) lines.push(`  (${same} already pinned in ${file}, unchanged)`);
   return lines.join('\n');
@@ -356,6 +386,36 @@ function describeColumn(state: ColumnState, i: number, n: number, samples: Colum
 }
 
 type MappingAnswer = 'keep' | 'accept' | 'other' | 'unmapped';
+
+/**
+ * The job file's settings (data types, units, impute, combining, text rules) that name a field
+ * some column gave before the review (a pin, else the suggestion) and none gives after it, when
+ * the pipeline does not list that field either: the run would stop on them ("no column gives").
+ */
+function orphanedSettings(job: JobFile, resources: JobResources, mapping: Record<string, string | null>): RemovedSetting[] {
+  const pins = job.config.mapping ?? {};
+  const suggested = suggestedMapping(resources);
+  const before = new Set<string>();
+  for (const column of resources.fields.inputColumns ?? []) {
+    const field = Object.hasOwn(pins, column) ? pins[column] : suggested.get(column)?.field;
+    if (typeof field === 'string') before.add(field);
+  }
+  for (const field of Object.values(pins)) if (field !== null) before.add(field);
+  const after = new Set(Object.values({ ...pins, ...mapping }).filter((f): f is string => f !== null));
+  const listed = new Set(fieldList(resources).map((f) => f.field));
+  const gone = (field: string) => before.has(field) && !after.has(field) && !listed.has(field);
+  const out: RemovedSetting[] = [];
+  const config = job.config;
+  for (const section of ['combining', 'dataTypes', 'units', 'impute'] as const) {
+    for (const [field, value] of Object.entries(config[section] ?? {})) if (gone(field)) out.push({ path: ['config', section, field], field, before: value });
+  }
+  for (const sub of ['regexReplacement', 'casing'] as const) {
+    for (const [field, value] of Object.entries(config.text?.[sub] ?? {})) {
+      if (gone(field)) out.push({ path: ['config', 'text', sub, field], field, before: value instanceof Map ? Object.fromEntries(value) : value });
+    }
+  }
+  return out;
+}
 
 /** How the values of combined columns are joined: `stringAppend` with a separator, or `json`. */
 type Join = { method: 'stringAppend'; separator: string } | { method: 'json' };

@@ -24,14 +24,14 @@ const WHOLE_SECTIONS = ['sheet', 'allowColumnCombining', 'pivot', 'rowDropping',
  * `config` and its sections are created at the end of their parent when missing. Nothing
  * is written when the file already says all of it.
  */
-export async function saveChoices(path: string, choices: JobFileConfig, env: NodeJS.ProcessEnv = {}): Promise<void> {
+export async function saveChoices(path: string, choices: JobFileConfig, env: NodeJS.ProcessEnv = {}, remove: string[][] = []): Promise<void> {
   let before: string;
   try {
     before = await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
   }
-  const after = applyChoices(before, choices, path, env);
+  const after = applyChoices(before, choices, path, env, remove);
   if (after === before) return;
   const { mode } = await stat(path);
   await writeAtomic(path, async (temp) => {
@@ -46,7 +46,7 @@ export async function saveChoices(path: string, choices: JobFileConfig, env: Nod
  * is compared with what the file means, as `validate` reads it (an alias as the value it stands
  * for, `${NAME}` with `env`'s value), so a choice equal to it keeps the user's text.
  */
-export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file', env: NodeJS.ProcessEnv = {}): string {
+export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file', env: NodeJS.ProcessEnv = {}, remove: string[][] = []): string {
   const leaves: { path: string[]; value: unknown }[] = [];
   for (const section of WHOLE_SECTIONS) {
     if (choices[section] !== undefined) leaves.push({ path: ['config', section], value: plain(choices[section]) });
@@ -61,8 +61,12 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
   let out = text;
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
   for (const leaf of leaves) out = setPath(out, leaf.path, leaf.value, where, env);
+  for (const path of remove) out = deletePath(out, path);
 
   const check = parseDocument(out, { uniqueKeys: false });
+  for (const path of remove) {
+    if (findPath(check, path) !== undefined) throw new Error(`removing ${path.join('.')} from ${where} left it in place`);
+  }
   for (const leaf of leaves) {
     const value = resolvedValue(findPath(check, leaf.path), check, env);
     if (check.errors.length || !sameValue(value, leaf.value)) {
@@ -93,6 +97,43 @@ function setPath(text: string, path: string[], value: unknown, where: string, en
     node = child;
   }
   return text;
+}
+
+/**
+ * Removes one member (`['config', 'dataTypes', 'notes']`) with its value and the comment on its
+ * line; a block map left empty becomes `{}`. A path the file does not have leaves the text as it is.
+ */
+function deletePath(text: string, path: string[]): string {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const parent = findPath(doc, path.slice(0, -1));
+  if (!isMap(parent)) return text;
+  const index = parent.items.findIndex((p) => keyOf(p) === path[path.length - 1]);
+  if (index === -1) return text;
+  const pair = parent.items[index];
+  const keyRange = (pair.key as Node).range!;
+  const valueRange = (pair.value as Node | null)?.range;
+  let out: string;
+  if (parent.flow) {
+    const end = valueRange ? valueRange[1] : keyRange[1];
+    if (index > 0) {
+      // From the comma after the member before it.
+      const prev = parent.items[index - 1];
+      const prevEnd = ((prev.value as Node | null)?.range ?? (prev.key as Node).range!)[1];
+      out = splice(text, prevEnd, end, '');
+    } else {
+      const next = parent.items[1];
+      out = splice(text, keyRange[0], next ? (next.key as Node).range![0] : end, '');
+    }
+  } else {
+    const start = text.lastIndexOf('\n', keyRange[0] - 1) + 1;
+    const last = valueRange ? Math.max(valueRange[1], keyRange[1]) : keyRange[1];
+    let end = text.indexOf('\n', Math.max(last - 1, keyRange[1]));
+    // A block value's range already ends after its last line.
+    if (valueRange && text[valueRange[1] - 1] === '\n') end = valueRange[1] - 1;
+    out = splice(text, start, end === -1 ? text.length : end + 1, '');
+  }
+  if (parent.items.length === 1 && !parent.flow) out = setPath(out, path.slice(0, -1), {}, 'the job file', {});
+  return out;
 }
 
 /**

@@ -266,4 +266,46 @@ schema:
     expect(validate.stdout).toContain('job.yaml: valid');
     expect(validate.status).toBe(0);
   }, 90_000);
+
+  it('removes, and says so, a setting that names the field of a column the analyst unmapped, so the saved file runs', async () => {
+    const job = `version: 1
+input:
+  file: ./data.csv
+config:
+  mapping:
+    notes: notes # suggested, confidence 1.00
+  dataTypes:
+    amount: number # inferred, confidence 1.00
+    notes: rich_text # inferred, confidence 1.00
+  impute:
+    notes: {method: fill, value: none}
+`;
+    const dir = await jobDir(job);
+    await writeFile(join(dir, 'data.csv'), 'id,name,amount,notes\n1,Ann,10,x\n2,Bob,20,\n');
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    for (const column of ['id', 'name', 'amount']) await term.answer(`? Map "${column}" to`, KEY.enter);
+    await term.answer('? Map "notes" to', KEY.down, KEY.enter); // Leave unmapped
+    await term.waitFor('  removed (each names a field no column gives now, so the next run would stop on it):');
+    await term.waitFor('    - dataTypes.notes: rich_text');
+    await term.waitFor('    - impute.notes: {"method":"fill","value":"none"}');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`version: 1
+input:
+  file: ./data.csv
+config:
+  mapping:
+    notes: null # suggested, confidence 1.00
+    id: id
+    name: name
+    amount: amount
+  dataTypes:
+    amount: number # inferred, confidence 1.00
+  impute: {}
+`);
+    for (const command of ['validate', 'dry-run']) {
+      const result = spawnSync(process.execPath, [BIN, command, 'job.yaml'], { cwd: dir, encoding: 'utf8' });
+      expect(result.status, `${command}: ${result.stderr}`).toBe(0);
+    }
+  }, 60_000);
 });

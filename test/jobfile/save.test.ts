@@ -131,6 +131,37 @@ config:
   });
 });
 
+describe('applyChoices removing settings', () => {
+  it('removes members with their line comment, from block and flow maps, and writes {} for a block map left empty', () => {
+    const text = `config:
+  dataTypes:
+    id: number # x
+    notes: rich_text # inferred
+  impute:
+    notes:
+      method: fill
+      value: x
+  units: {a: {from: null, to: null}, notes: {from: null, to: null}, b: {from: null, to: null}}
+  text:
+    casing: {notes: upper}
+review: {}
+`;
+    const out = applyChoices(text, {}, 'job.yaml', {}, [
+      ['config', 'dataTypes', 'notes'], ['config', 'impute', 'notes'], ['config', 'units', 'notes'], ['config', 'units', 'a'],
+      ['config', 'text', 'casing', 'notes'], ['config', 'combining', 'notes'],
+    ]);
+    expect(out).toBe(`config:
+  dataTypes:
+    id: number # x
+  impute: {}
+  units: {b: {from: null, to: null}}
+  text:
+    casing: {}
+review: {}
+`);
+  });
+});
+
 describe('saveChoices', () => {
   it('writes the file atomically, keeping its mode, and leaves no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-save-'));
