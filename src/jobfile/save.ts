@@ -60,8 +60,12 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 
   let out = text;
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
-  for (const leaf of leaves) out = setPath(out, leaf.path, leaf.value, where, env);
+  for (const leaf of leaves) out = fillCommentedLine(out, leaf.path, leaf.value) ?? setPath(out, leaf.path, leaf.value, where, env);
   for (const path of remove) out = deletePath(out, path);
+  // `init`'s note that a required field has no column is answered once a column is mapped to it.
+  for (const field of Object.values(choices.mapping ?? {})) {
+    if (typeof field === 'string') out = out.replace(new RegExp(`^[ \\t]*# required field ${escapeRegExp(field)} has no column: .*(\\r?\\n|$)`, 'm'), '');
+  }
 
   const check = parseDocument(out, { uniqueKeys: false });
   for (const path of remove) {
@@ -97,6 +101,51 @@ function setPath(text: string, path: string[], value: unknown, where: string, en
     node = child;
   }
   return text;
+}
+
+/** `init`'s comment after a value it suggested: true of the suggestion, stale once the value changes. */
+const INIT_VALUE_COMMENT = /^[ \t]*#[ \t]*(suggested, confidence [0-9.]+|no field suggested|inferred, confidence [0-9.]+|from the schema, confidence [0-9.]+)[ \t]*$/;
+
+/**
+ * A key `init` left as a comment for review (`# Joined: signed_up_at # suggested, confidence 0.64:
+ * under 0.8, review it`), in the block map at `path`'s parent: the chosen value takes that line,
+ * so the key sits where it was suggested and the question it asked goes with it. Undefined when
+ * the key is already in the map or there is no such line.
+ */
+function fillCommentedLine(text: string, path: string[], value: unknown): string | undefined {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const parent = findPath(doc, path.slice(0, -1));
+  if (!isMap(parent) || parent.flow || parent.items.some((p) => keyOf(p) === path[path.length - 1])) return undefined;
+  // The parent's own key line (or the top of the file): the region is the lines indented under it.
+  let from = 0;
+  let parentIndent = -1;
+  if (path.length > 1) {
+    const grand = findPath(doc, path.slice(0, -2));
+    const pair = isMap(grand) ? grand.items.find((p) => keyOf(p) === path[path.length - 2]) : undefined;
+    if (!pair) return undefined;
+    const keyStart = (pair.key as Node).range![0];
+    parentIndent = columnOf(text, keyStart);
+    const lineEnd = text.indexOf('\n', keyStart);
+    if (lineEnd === -1) return undefined;
+    from = lineEnd + 1;
+  }
+  const key = flowText(path[path.length - 1]);
+  const commented = new RegExp(`^([ \\t]*)#[ \\t]*${escapeRegExp(key)}: .*review it.*$`);
+  for (let at = from; at < text.length;) {
+    const next = text.indexOf('\n', at);
+    const end = next === -1 ? text.length : next;
+    const line = text.slice(at, end).replace(/\r$/, '');
+    const indent = line.length - line.trimStart().length;
+    if (line.trim() !== '' && !line.trimStart().startsWith('#') && indent <= parentIndent) return undefined;
+    const m = commented.exec(line);
+    if (m && indent > parentIndent) return splice(text, at, at + line.length, `${m[1]}${key}: ${flowText(value)}`);
+    at = end + 1;
+  }
+  return undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -228,7 +277,11 @@ function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl
   }
   // A scalar or a flow collection: the new value in flow style, in the same place.
   const space = start === end && text[start - 1] === ':' ? ' ' : '';
-  return splice(text, start, end, space + flowText(value));
+  // `init`'s note on the old value (`# suggested, confidence 0.92`) no longer describes the new one.
+  const lineEnd = text.indexOf('\n', end);
+  const rest = text.slice(end, lineEnd === -1 ? text.length : lineEnd).replace(/\r$/, '');
+  const tail = INIT_VALUE_COMMENT.test(rest) ? rest.length : 0;
+  return splice(text, start, end + tail, space + flowText(value));
 }
 
 /** `key:` with no value (or null) becoming a map: the members go on the lines below; a comment stays on the key's line. */

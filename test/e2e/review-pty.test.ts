@@ -295,7 +295,7 @@ input:
   file: ./data.csv
 config:
   mapping:
-    notes: null # suggested, confidence 1.00
+    notes: null
     id: id
     name: name
     amount: amount

@@ -162,6 +162,44 @@ review: {}
   });
 });
 
+describe('applyChoices on what init wrote', () => {
+  const INIT = `config:
+  # sheet: Orders # suggested, confidence 0.67: under 0.8, review it; sheets: Notes, Orders
+  mapping:
+    # input column: output field (null leaves the column out)
+    "Cust #": customer_id # suggested, confidence 0.92
+    First: null # no field suggested
+    # Joined: signed_up_at # suggested, confidence 0.64: under 0.8, review it
+    Plan: plan # suggested, confidence 1.00
+    # required field full_name has no column: map one to it here, e.g. "First: full_name"; until then \`import run\` stops (exit 5), as full_name would be empty in every row
+  dataTypes:
+    plan: category # from the schema, confidence 1.00 # and a note of mine
+review:
+  minConfidence: 0.8
+`;
+
+  it('writes a key init left for review on its commented line, and drops the notes the choices answered', () => {
+    const out = applyChoices(INIT, { sheet: 'Orders', mapping: { First: 'full_name', Joined: 'signed_up_at', Plan: 'plan' }, dataTypes: { plan: 'rich_text' } });
+    expect(out).toBe(`config:
+  sheet: Orders
+  mapping:
+    # input column: output field (null leaves the column out)
+    "Cust #": customer_id # suggested, confidence 0.92
+    First: full_name
+    Joined: signed_up_at
+    Plan: plan # suggested, confidence 1.00
+  dataTypes:
+    plan: rich_text # from the schema, confidence 1.00 # and a note of mine
+review:
+  minConfidence: 0.8
+`);
+  });
+
+  it('keeps the commented line of a key the choices do not set', () => {
+    expect(applyChoices(INIT, { mapping: { Plan: 'plan' } })).toBe(INIT);
+  });
+});
+
 describe('saveChoices', () => {
   it('writes the file atomically, keeping its mode, and leaves no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-save-'));
