@@ -308,4 +308,26 @@ config:
       expect(result.status, `${command}: ${result.stderr}`).toBe(0);
     }
   }, 60_000);
+
+  it('init leaves a sheet suggested under the bar as a comment; the gate stops on it; review asks and writes it on that line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
+    // Two sheets, "Summary" and "Orders 2024"; the engine suggests "Orders 2024" at 0.67.
+    await copyFile(join(ROOT, 'test', 'fixtures', 'read', 'unsure-sheet.xlsx'), join(dir, 'orders.xlsx'));
+    const env = { ...process.env, NO_COLOR: '1', HOME: join(dir, '.home'), XDG_STATE_HOME: join(dir, '.home', '.state') };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    expect(cli('init', 'orders.xlsx', '--write', 'job.yaml').status).toBe(0);
+    const written = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(written).toContain('config:\n  # sheet: Orders 2024 # suggested, confidence 0.67: under 0.8, review it; sheets: Summary, Orders 2024\n  mapping:\n');
+    expect(cli('run', 'job.yaml', '--dry-run', '--min-confidence', '0.8').status).toBe(5);
+
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.answer('? Sheet to import', KEY.enter); // Orders 2024 (suggested, 0.67)
+    for (const column of ['order', 'order_2', 'column_3', '2024', '2024-01-01T00:00:00', 'total: usd', '#']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(written.replace(/  # sheet: .*\n/, '  sheet: Orders 2024\n'));
+    expect(cli('run', 'job.yaml', '--dry-run', '--min-confidence', '0.8').status).toBe(0);
+  }, 90_000);
 });
