@@ -42,7 +42,7 @@ export interface ColumnSamples {
  * A setting of the job file the save removes because it names a field the analyst's mapping no
  * longer gives (and the pipeline does not list): kept, it would stop the next run.
  */
-export interface RemovedSetting { path: string[]; field: string; before: unknown }
+export interface RemovedSetting { path: string[]; before: unknown; /** Why, as a clause: `not a column of dec.csv`. */ why: string }
 
 /** The review's answer: a job-file `config` fragment, plus the settings to remove. */
 export type ReviewChoices = JobFileConfig & { removed?: RemovedSetting[] };
@@ -214,7 +214,28 @@ export async function reviewChoices(
     }
   }
 
-  // 2. The mapping: every input column, lowest confidence first.
+  // 2. Pins of columns the input no longer has (next month's export renamed one): validate and
+  // run stop on them, so the analyst drops each here, then maps its field to a column below.
+  const removed: RemovedSetting[] = [];
+  const inputColumns = new Set(resources.fields.inputColumns ?? []);
+  const inputName = job.input.file ? basename(job.input.file) : job.input.rowsFile ? basename(job.input.rowsFile) : 'the input';
+  const stale = inputColumns.size ? Object.entries(job.config.mapping ?? {}).filter(([column]) => !inputColumns.has(column)) : [];
+  for (const [column, field] of stale) {
+    io.status(`\nPinned in ${file}: "${column}: ${field ?? 'null'}", but ${inputName} has no column "${column}".`);
+    const answer = await prompter.select(`Pinned column "${column}"`, [
+      { value: 'drop', name: field === null ? `Remove the line from ${file}` : `Remove the line from ${file} (and choose the column for ${field} below)` },
+      { value: 'stop', name: `Stop the review, to fix ${file} by hand` },
+    ], { default: 'drop' });
+    if (answer === 'stop') throw new ReviewRequiredError(`Review stopped; nothing was saved. Rename or remove "${column}" under config.mapping in ${file}, then review again.`);
+    removed.push({ path: ['config', 'mapping', column], before: field, why: `not a column of ${inputName}` });
+  }
+  if (stale.length) {
+    const mappingNow: Record<string, string | null> = {};
+    for (const [column, field] of Object.entries(job.config.mapping ?? {})) if (inputColumns.has(column)) setOwn(mappingNow, column, field);
+    job = { ...job, config: { ...job.config, mapping: mappingNow } };
+  }
+
+  // 3. The mapping: every input column, lowest confidence first.
   if (samples.note) io.status(`(${samples.note})`);
   const order = reviewOrder(job, resources);
   const fields = fieldList(resources);
@@ -244,14 +265,14 @@ export async function reviewChoices(
   }
   if (order.length) choices.mapping = mapping;
   Object.assign(choices, combiningChoices(job.config, mapping, joined));
-  const removed = orphanedSettings(job, resources, mapping);
+  removed.push(...orphanedSettings(job, resources, mapping, stale));
   if (removed.length) choices.removed = removed;
 
-  // 3. Data types of the mapped fields.
+  // 4. Data types of the mapped fields.
   const dataTypes = await askDataTypes(job, resources, mapping, prompter, io, opts, under);
   if (Object.keys(dataTypes).length) choices.dataTypes = dataTypes;
 
-  // 4. Other suggestions under the bar: impute methods of mapped fields.
+  // 5. Other suggestions under the bar: impute methods of mapped fields.
   const impute = await askImpute(job, resources, mapping, prompter, io, opts, under);
   if (Object.keys(impute).length) choices.impute = impute;
   return choices;
@@ -273,6 +294,12 @@ export async function reviewAndConfirm(
 /** The job file's config with the review's choices laid over it, removed settings gone (what `run --interactive` applies). */
 export function mergeChoices(config: JobFileConfig, choices: ReviewChoices): JobFileConfig {
   const merged: JobFileConfig = { ...config };
+  if (choices.sheet !== undefined) merged.sheet = choices.sheet;
+  if (choices.mapping) merged.mapping = { ...config.mapping, ...choices.mapping };
+  if (choices.allowColumnCombining !== undefined) merged.allowColumnCombining = choices.allowColumnCombining;
+  if (choices.combining) merged.combining = { ...config.combining, ...choices.combining };
+  if (choices.dataTypes) merged.dataTypes = { ...config.dataTypes, ...choices.dataTypes };
+  if (choices.impute) merged.impute = { ...config.impute, ...choices.impute };
   for (const { path } of choices.removed ?? []) {
     // path is ['config', section, field] or ['config', 'text', casing|regexReplacement, field].
     if (path[1] === 'text') {
@@ -281,18 +308,12 @@ export function mergeChoices(config: JobFileConfig, choices: ReviewChoices): Job
       delete rest[path[3]];
       merged.text = { ...merged.text, [sub]: rest };
     } else {
-      const section = path[1] as 'dataTypes' | 'units' | 'impute' | 'combining';
+      const section = path[1] as 'mapping' | 'dataTypes' | 'units' | 'impute' | 'combining';
       const rest: Record<string, unknown> = { ...merged[section] };
       delete rest[path[2]];
       Object.assign(merged, { [section]: rest });
     }
   }
-  if (choices.sheet !== undefined) merged.sheet = choices.sheet;
-  if (choices.mapping) merged.mapping = { ...config.mapping, ...choices.mapping };
-  if (choices.allowColumnCombining !== undefined) merged.allowColumnCombining = choices.allowColumnCombining;
-  if (choices.combining) merged.combining = { ...merged.combining, ...choices.combining };
-  if (choices.dataTypes) merged.dataTypes = { ...merged.dataTypes, ...choices.dataTypes };
-  if (choices.impute) merged.impute = { ...merged.impute, ...choices.impute };
   return merged;
 }
 
@@ -345,8 +366,8 @@ export function formatChoices(job: JobFile, choices: JobFileConfig): string {
     lines.push(`    ${c.marker} ${c.key}: ${text}`);
   }
   if (removed.length) {
-    lines.push('  removed (each names a field no column gives now, so the next run would stop on it):');
-    for (const r of removed) lines.push(`    - ${r.path.slice(1).join('.')}: ${showChoice(r.before)}`);
+    lines.push('  removed (the next run would stop on each):');
+    for (const r of removed) lines.push(`    - ${r.path.slice(1).join('.')}: ${showChoice(r.before)} (${r.why})`);
   }
   if (same) lines.push(`  (${same} already pinned in ${file}, unchanged)`);
   return lines.join('\n');
@@ -392,10 +413,10 @@ type MappingAnswer = 'keep' | 'accept' | 'other' | 'unmapped';
  * some column gave before the review (a pin, else the suggestion) and none gives after it, when
  * the pipeline does not list that field either: the run would stop on them ("no column gives").
  */
-function orphanedSettings(job: JobFile, resources: JobResources, mapping: Record<string, string | null>): RemovedSetting[] {
+function orphanedSettings(job: JobFile, resources: JobResources, mapping: Record<string, string | null>, stalePins: [string, string | null][]): RemovedSetting[] {
   const pins = job.config.mapping ?? {};
   const suggested = suggestedMapping(resources);
-  const before = new Set<string>();
+  const before = new Set<string>(stalePins.map(([, f]) => f).filter((f): f is string => f !== null));
   for (const column of resources.fields.inputColumns ?? []) {
     const field = Object.hasOwn(pins, column) ? pins[column] : suggested.get(column)?.field;
     if (typeof field === 'string') before.add(field);
@@ -407,11 +428,11 @@ function orphanedSettings(job: JobFile, resources: JobResources, mapping: Record
   const out: RemovedSetting[] = [];
   const config = job.config;
   for (const section of ['combining', 'dataTypes', 'units', 'impute'] as const) {
-    for (const [field, value] of Object.entries(config[section] ?? {})) if (gone(field)) out.push({ path: ['config', section, field], field, before: value });
+    for (const [field, value] of Object.entries(config[section] ?? {})) if (gone(field)) out.push({ path: ['config', section, field], before: value, why: `no column gives "${field}" now` });
   }
   for (const sub of ['regexReplacement', 'casing'] as const) {
     for (const [field, value] of Object.entries(config.text?.[sub] ?? {})) {
-      if (gone(field)) out.push({ path: ['config', 'text', sub, field], field, before: value instanceof Map ? Object.fromEntries(value) : value });
+      if (gone(field)) out.push({ path: ['config', 'text', sub, field], before: value instanceof Map ? Object.fromEntries(value) : value, why: `no column gives "${field}" now` });
     }
   }
   return out;

@@ -285,9 +285,9 @@ config:
     const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
     for (const column of ['id', 'name', 'amount']) await term.answer(`? Map "${column}" to`, KEY.enter);
     await term.answer('? Map "notes" to', KEY.down, KEY.enter); // Leave unmapped
-    await term.waitFor('  removed (each names a field no column gives now, so the next run would stop on it):');
-    await term.waitFor('    - dataTypes.notes: rich_text');
-    await term.waitFor('    - impute.notes: {"method":"fill","value":"none"}');
+    await term.waitFor('  removed (the next run would stop on each):');
+    await term.waitFor('    - dataTypes.notes: rich_text (no column gives "notes" now)');
+    await term.waitFor('    - impute.notes: {"method":"fill","value":"none"} (no column gives "notes" now)');
     await term.answer('? Save these choices to job.yaml?', KEY.enter);
     expect(await term.exitCode()).toBe(0);
     expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`version: 1
@@ -329,5 +329,29 @@ config:
     expect(await term.exitCode()).toBe(0);
     expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(written.replace(/  # sheet: .*\n/, '  sheet: Orders 2024\n'));
     expect(cli('run', 'job.yaml', '--dry-run', '--min-confidence', '0.8').status).toBe(0);
+  }, 90_000);
+
+  it('shows a pinned column next month\'s export no longer has, and drops it so the saved file validates (the README\'s worked example)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
+    for (const name of ['signups.csv', 'signups-december.csv', 'schema.yaml']) await copyFile(join(ROOT, 'examples', 'review', name), join(dir, name));
+    const env = { ...process.env, NO_COLOR: '1', HOME: join(dir, '.home'), XDG_STATE_HOME: join(dir, '.home', '.state') };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    expect(cli('init', 'signups.csv', '--schema', 'schema.yaml', '--write', 'job.yaml').status).toBe(0);
+    const text = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('file: ./signups.csv', 'file: ./signups-december.csv');
+    await writeFile(join(dir, 'job.yaml'), text);
+    expect(cli('validate', 'job.yaml').status).toBe(2);
+
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.waitFor('Pinned in job.yaml: "Contact: email", but signups-december.csv has no column "Contact".');
+    await term.answer('? Pinned column "Contact"', KEY.enter); // Remove the line (and choose the column for email below)
+    for (const column of ['Joined', 'Mail', 'Spend (USD)', 'Cust #', 'Plan']) await term.answer(`? Map "${column}" to`, KEY.enter);
+    await term.waitFor('    - mapping.Contact: email (not a column of signups-december.csv)');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    const saved = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(saved).not.toContain('Contact:');
+    expect(saved).toContain('    Mail: email\n');
+    const validate = cli('validate', 'job.yaml');
+    expect(validate.status, validate.stderr).toBe(0);
   }, 90_000);
 });
