@@ -38,6 +38,15 @@ export interface ColumnSamples {
   note?: string;
 }
 
+/**
+ * A setting of the job file the save removes because it names a field the analyst's mapping no
+ * longer gives (and the pipeline does not list): kept, it would stop the next run.
+ */
+export interface RemovedSetting { path: string[]; before: unknown; /** Why, as a clause: `not a column of dec.csv`. */ why: string }
+
+/** The review's answer: a job-file `config` fragment, plus the settings to remove. */
+export type ReviewChoices = JobFileConfig & { removed?: RemovedSetting[] };
+
 /** Options of the walk. */
 export interface ReviewFlowOptions {
   /** The confidence bar (`--min-confidence` or `review.minConfidence`); none: only the mapping is walked. */
@@ -184,8 +193,8 @@ export function reviewOrder(job: JobFile, resources: JobResources): ColumnState[
  */
 export async function reviewChoices(
   job: JobFile, resources: JobResources, samples: ColumnSamples, prompter: Prompter, io: IO, opts: ReviewFlowOptions,
-): Promise<JobFileConfig> {
-  const choices: JobFileConfig = {};
+): Promise<ReviewChoices> {
+  const choices: ReviewChoices = {};
   const under = (confidence: number | undefined) => isUnderBar(confidence, opts.minConfidence);
   const file = basename(job.path);
 
@@ -205,22 +214,65 @@ export async function reviewChoices(
     }
   }
 
-  // 2. The mapping: every input column, lowest confidence first.
+  // 2. Pins of columns the input no longer has (next month's export renamed one): validate and
+  // run stop on them, so the analyst drops each here, then maps its field to a column below.
+  const removed: RemovedSetting[] = [];
+  const inputColumns = new Set(resources.fields.inputColumns ?? []);
+  const inputName = job.input.file ? basename(job.input.file) : job.input.rowsFile ? basename(job.input.rowsFile) : 'the input';
+  const stale = inputColumns.size ? Object.entries(job.config.mapping ?? {}).filter(([column]) => !inputColumns.has(column)) : [];
+  for (const [column, field] of stale) {
+    io.status(`\nPinned in ${file}: "${column}: ${field ?? 'null'}", but ${inputName} has no column "${column}".`);
+    const answer = await prompter.select(`Pinned column "${column}"`, [
+      { value: 'drop', name: field === null ? `Remove the line from ${file}` : `Remove the line from ${file} (and choose the column for ${field} below)` },
+      { value: 'stop', name: `Stop the review, to fix ${file} by hand` },
+    ], { default: 'drop' });
+    if (answer === 'stop') throw new ReviewRequiredError(`Review stopped; nothing was saved. Rename or remove "${column}" under config.mapping in ${file}, then review again.`);
+    removed.push({ path: ['config', 'mapping', column], before: field, why: `not a column of ${inputName}` });
+  }
+  if (stale.length) {
+    const mappingNow: Record<string, string | null> = {};
+    for (const [column, field] of Object.entries(job.config.mapping ?? {})) if (inputColumns.has(column)) setOwn(mappingNow, column, field);
+    job = { ...job, config: { ...job.config, mapping: mappingNow } };
+  }
+
+  // 3. The mapping: every input column, lowest confidence first.
   if (samples.note) io.status(`(${samples.note})`);
   const order = reviewOrder(job, resources);
   const fields = fieldList(resources);
   const mapping: Record<string, string | null> = {};
+  // Fields the analyst agreed to fill from several columns in this review, with how to join them.
+  const joined = new Map<string, Join>();
+  const canCombine = job.config.allowColumnCombining === true;
   for (const [i, state] of order.entries()) {
     io.status(describeColumn(state, i, order.length, samples, opts.redact, file));
-    setOwn(mapping, state.column, await askMapping(state, fields, mapping, prompter));
+    for (;;) {
+      const field = await askMapping(state, fields, mapping, prompter);
+      const others = field === null ? [] : columnsOf(mapping, field);
+      // Two columns for one field is column combining: validate and run refuse it unless the file
+      // allows it, so it is a choice the analyst confirms here (and the save writes), never a side effect.
+      if (field === null || others.length === 0 || canCombine || joined.has(field)) {
+        setOwn(mapping, state.column, field);
+        break;
+      }
+      const join = await askJoin(field, [...others, state.column], prompter, io);
+      if (join) {
+        joined.set(field, join);
+        setOwn(mapping, state.column, field);
+        break;
+      }
+      io.status(`"${field}" stays with ${others.join(', ')}; choose another field for "${state.column}", or leave it unmapped.`);
+    }
   }
   if (order.length) choices.mapping = mapping;
+  Object.assign(choices, combiningChoices(job.config, mapping, joined));
+  removed.push(...orphanedSettings(job, resources, mapping, stale));
+  if (removed.length) choices.removed = removed;
 
-  // 3. Data types of the mapped fields.
+  // 4. Data types of the mapped fields.
   const dataTypes = await askDataTypes(job, resources, mapping, prompter, io, opts, under);
   if (Object.keys(dataTypes).length) choices.dataTypes = dataTypes;
 
-  // 4. Other suggestions under the bar: impute methods of mapped fields.
+  // 5. Other suggestions under the bar: impute methods of mapped fields.
   const impute = await askImpute(job, resources, mapping, prompter, io, opts, under);
   if (Object.keys(impute).length) choices.impute = impute;
   return choices;
@@ -230,7 +282,7 @@ export async function reviewChoices(
 export async function reviewAndConfirm(
   job: JobFile, resources: JobResources, samples: ColumnSamples, prompter: Prompter, io: IO,
   opts: ReviewFlowOptions & { question: string },
-): Promise<JobFileConfig> {
+): Promise<ReviewChoices> {
   const choices = await reviewChoices(job, resources, samples, prompter, io, opts);
   io.status(`\n${formatChoices(job, choices)}`);
   if (!(await prompter.confirm(opts.question, { default: true }))) {
@@ -239,18 +291,34 @@ export async function reviewAndConfirm(
   return choices;
 }
 
-/** The job file's config with the review's choices laid over it (what `run --interactive` applies). */
-export function mergeChoices(config: JobFileConfig, choices: JobFileConfig): JobFileConfig {
+/** The job file's config with the review's choices laid over it, removed settings gone (what `run --interactive` applies). */
+export function mergeChoices(config: JobFileConfig, choices: ReviewChoices): JobFileConfig {
   const merged: JobFileConfig = { ...config };
   if (choices.sheet !== undefined) merged.sheet = choices.sheet;
   if (choices.mapping) merged.mapping = { ...config.mapping, ...choices.mapping };
+  if (choices.allowColumnCombining !== undefined) merged.allowColumnCombining = choices.allowColumnCombining;
+  if (choices.combining) merged.combining = { ...config.combining, ...choices.combining };
   if (choices.dataTypes) merged.dataTypes = { ...config.dataTypes, ...choices.dataTypes };
   if (choices.impute) merged.impute = { ...config.impute, ...choices.impute };
+  for (const { path } of choices.removed ?? []) {
+    // path is ['config', section, field] or ['config', 'text', casing|regexReplacement, field].
+    if (path[1] === 'text') {
+      const sub = path[2] as 'casing' | 'regexReplacement';
+      const rest: Record<string, unknown> = { ...merged.text?.[sub] };
+      delete rest[path[3]];
+      merged.text = { ...merged.text, [sub]: rest };
+    } else {
+      const section = path[1] as 'mapping' | 'dataTypes' | 'units' | 'impute' | 'combining';
+      const rest: Record<string, unknown> = { ...merged[section] };
+      delete rest[path[2]];
+      Object.assign(merged, { [section]: rest });
+    }
+  }
   return merged;
 }
 
 /** One choice compared with the job file: `+` newly pinned, `~` changed, `=` already so. */
-export interface ChoiceChange { section: 'sheet' | 'mapping' | 'dataTypes' | 'impute'; key: string; marker: '+' | '~' | '='; before?: unknown; after: unknown }
+export interface ChoiceChange { section: 'sheet' | 'mapping' | 'allowColumnCombining' | 'combining' | 'dataTypes' | 'impute'; key: string; marker: '+' | '~' | '='; before?: unknown; after: unknown }
 
 /** Each choice compared with what the job file pins. */
 export function choiceChanges(config: JobFileConfig, choices: JobFileConfig): ChoiceChange[] {
@@ -259,11 +327,27 @@ export function choiceChanges(config: JobFileConfig, choices: JobFileConfig): Ch
     changes.push({ section, key, marker: !has ? '+' : sameValue(before, after) ? '=' : '~', before: has ? before : undefined, after });
   };
   if (choices.sheet !== undefined) compare('sheet', 'sheet', config.sheet !== undefined, config.sheet, choices.sheet);
-  for (const section of ['mapping', 'dataTypes', 'impute'] as const) {
+  if (choices.allowColumnCombining !== undefined) {
+    compare('allowColumnCombining', 'allowColumnCombining', config.allowColumnCombining !== undefined, config.allowColumnCombining, choices.allowColumnCombining);
+  }
+  for (const section of ['mapping', 'combining', 'dataTypes', 'impute'] as const) {
     const pinned = (config[section] ?? {}) as Record<string, unknown>;
     for (const [key, value] of Object.entries(choices[section] ?? {})) compare(section, key, Object.hasOwn(pinned, key), pinned[key], value);
   }
   return changes;
+}
+
+/** The choices that differ from what the job file pins (`+` and `~` of `choiceChanges`): what a save writes. */
+export function changedChoices(config: JobFileConfig, choices: ReviewChoices): ReviewChoices {
+  const out: ReviewChoices = choices.removed ? { removed: choices.removed } : {};
+  for (const c of choiceChanges(config, choices)) {
+    if (c.marker === '=') continue;
+    if (c.section === 'sheet') { out.sheet = c.after as string; continue; }
+    if (c.section === 'allowColumnCombining') { out.allowColumnCombining = c.after as boolean; continue; }
+    const section = (out[c.section] ??= {}) as Record<string, unknown>;
+    setOwn(section, c.key, c.after);
+  }
+  return out;
 }
 
 /** The summary shown before the final confirmation: what the choices change in the job file. */
@@ -272,13 +356,18 @@ export function formatChoices(job: JobFile, choices: JobFileConfig): string {
   const changes = choiceChanges(job.config, choices);
   const changed = changes.filter((c) => c.marker !== '=');
   const same = changes.length - changed.length;
-  if (changed.length === 0) return `Your choices match ${file}: nothing to change (${same} already pinned).`;
+  const removed = (choices as ReviewChoices).removed ?? [];
+  if (changed.length === 0 && removed.length === 0) return `Your choices match ${file}: nothing to change (${same} already pinned).`;
   const lines = [`Your choices (+ newly pinned, ~ changed) for ${file}:`];
   let section = '';
   for (const c of changed) {
     if (c.section !== section) { section = c.section; lines.push(`  ${section}:`); }
     const text = c.marker === '~' ? `${showChoice(c.before)} -> ${showChoice(c.after)}` : showChoice(c.after);
     lines.push(`    ${c.marker} ${c.key}: ${text}`);
+  }
+  if (removed.length) {
+    lines.push('  removed (the next run would stop on each):');
+    for (const r of removed) lines.push(`    - ${r.path.slice(1).join('.')}: ${showChoice(r.before)} (${r.why})`);
   }
   if (same) lines.push(`  (${same} already pinned in ${file}, unchanged)`);
   return lines.join('\n');
@@ -318,6 +407,83 @@ function describeColumn(state: ColumnState, i: number, n: number, samples: Colum
 }
 
 type MappingAnswer = 'keep' | 'accept' | 'other' | 'unmapped';
+
+/**
+ * The job file's settings (data types, units, impute, combining, text rules) that name a field
+ * some column gave before the review (a pin, else the suggestion) and none gives after it, when
+ * the pipeline does not list that field either: the run would stop on them ("no column gives").
+ */
+function orphanedSettings(job: JobFile, resources: JobResources, mapping: Record<string, string | null>, stalePins: [string, string | null][]): RemovedSetting[] {
+  const pins = job.config.mapping ?? {};
+  const suggested = suggestedMapping(resources);
+  const before = new Set<string>(stalePins.map(([, f]) => f).filter((f): f is string => f !== null));
+  for (const column of resources.fields.inputColumns ?? []) {
+    const field = Object.hasOwn(pins, column) ? pins[column] : suggested.get(column)?.field;
+    if (typeof field === 'string') before.add(field);
+  }
+  for (const field of Object.values(pins)) if (field !== null) before.add(field);
+  const after = new Set(Object.values({ ...pins, ...mapping }).filter((f): f is string => f !== null));
+  const listed = new Set(fieldList(resources).map((f) => f.field));
+  const gone = (field: string) => before.has(field) && !after.has(field) && !listed.has(field);
+  const out: RemovedSetting[] = [];
+  const config = job.config;
+  for (const section of ['combining', 'dataTypes', 'units', 'impute'] as const) {
+    for (const [field, value] of Object.entries(config[section] ?? {})) if (gone(field)) out.push({ path: ['config', section, field], before: value, why: `no column gives "${field}" now` });
+  }
+  for (const sub of ['regexReplacement', 'casing'] as const) {
+    for (const [field, value] of Object.entries(config.text?.[sub] ?? {})) {
+      if (gone(field)) out.push({ path: ['config', 'text', sub, field], before: value instanceof Map ? Object.fromEntries(value) : value, why: `no column gives "${field}" now` });
+    }
+  }
+  return out;
+}
+
+/** How the values of combined columns are joined: `stringAppend` with a separator, or `json`. */
+type Join = { method: 'stringAppend'; separator: string } | { method: 'json' };
+
+/** The columns the mapping so far gives `field`, in the order they were chosen. */
+function columnsOf(mapping: Record<string, string | null>, field: string): string[] {
+  return Object.entries(mapping).filter(([, f]) => f === field).map(([column]) => column);
+}
+
+/** Asks whether `columns` (all mapped to `field`) are to be combined, and how; undefined when not. */
+async function askJoin(field: string, columns: string[], prompter: Prompter, io: IO): Promise<Join | undefined> {
+  const last = columns[columns.length - 1];
+  io.status(`"${field}" already comes from ${columns.slice(0, -1).join(', ')}: a second column for it means combining the columns' values.`);
+  const answer = await prompter.select<Join | 'no'>(`Combine ${columns.join(' + ')} into ${field}?`, [
+    { value: 'no', name: `No: choose another field for "${last}"` },
+    { value: { method: 'stringAppend', separator: ' ' }, name: 'Yes, joined with a space ("a b")' },
+    { value: { method: 'stringAppend', separator: '' }, name: 'Yes, joined with nothing between ("ab")' },
+    { value: { method: 'stringAppend', separator: ', ' }, name: 'Yes, joined with a comma and a space ("a, b")' },
+    { value: { method: 'json' }, name: 'Yes, as a JSON object of the columns ({"col": "a", ...})' },
+  ], { default: 'no' });
+  return answer === 'no' ? undefined : answer;
+}
+
+/**
+ * `allowColumnCombining` and `combining` entries that the mapping needs so that the saved file runs
+ * what the analyst confirmed: each field combined in this review gets its method and an order
+ * listing its columns in the order they were chosen; a field the file already combines gets its
+ * order brought in line with the columns the mapping now gives it (the engine refuses any other).
+ */
+function combiningChoices(config: JobFileConfig, mapping: Record<string, string | null>, joined: Map<string, Join>): JobFileConfig {
+  const out: JobFileConfig = {};
+  const combining: NonNullable<JobFileConfig['combining']> = {};
+  const finalMapping = { ...config.mapping, ...mapping };
+  const columnsFor = (field: string) => columnsOf(finalMapping, field);
+  for (const [field, join] of joined) {
+    setOwn(combining, field, join.method === 'json' ? { method: 'json', order: columnsFor(field) } : { method: 'stringAppend', separator: join.separator, order: columnsFor(field) });
+  }
+  for (const [field, pinned] of Object.entries(config.combining ?? {})) {
+    if (joined.has(field) || !pinned.order) continue;
+    const columns = columnsFor(field);
+    const order = [...pinned.order.filter((c) => columns.includes(c)), ...columns.filter((c) => !pinned.order!.includes(c))];
+    if (order.length && !sameValue(order, pinned.order)) setOwn(combining, field, { ...pinned, order });
+  }
+  if (joined.size) out.allowColumnCombining = true;
+  if (Object.keys(combining).length) out.combining = combining;
+  return out;
+}
 
 async function askMapping(state: ColumnState, fields: FieldEntry[], chosen: Record<string, string | null>, prompter: Prompter): Promise<string | null> {
   const s = state.suggested;

@@ -38,6 +38,21 @@ export interface KnownFacts {
   sources?: { names: string[]; from: string };
 }
 
+/** Calls `visit` for each field the configuration names after the mapping, with its key path and section. */
+function eachFieldNamed(config: JobFile['config'], visit: (path: (string | number)[], name: string, section: string) => void): void {
+  for (const [name] of entriesInOrder(config.combining ?? {})) visit(['config', 'combining', name], name, 'config.combining');
+  for (const [name] of entriesInOrder(config.dataTypes ?? {})) visit(['config', 'dataTypes', name], name, 'config.dataTypes');
+  for (const [name] of entriesInOrder(config.units ?? {})) visit(['config', 'units', name], name, 'config.units');
+  for (const [name] of entriesInOrder(config.impute ?? {})) visit(['config', 'impute', name], name, 'config.impute');
+  for (const [name] of entriesInOrder(config.text?.regexReplacement ?? {})) visit(['config', 'text', 'regexReplacement', name], name, 'config.text.regexReplacement');
+  for (const [name] of entriesInOrder(config.text?.casing ?? {})) visit(['config', 'text', 'casing', name], name, 'config.text.casing');
+  (config.rowDropping ?? []).forEach((rule, i) => rule.fields.forEach((name, j) => visit(['config', 'rowDropping', i, 'fields', j], name, `config.rowDropping[${i}].fields`)));
+  // Pivot runs after mapping, on fields.
+  for (const role of ['pivotColumns', 'valueColumns', 'indexColumns'] as const) {
+    (config.pivot?.[role] ?? []).forEach((name, j) => visit(['config', 'pivot', role, j], name, `config.pivot.${role}`));
+  }
+}
+
 /** Every problem of the job file against the facts, located at the key that names the missing thing. */
 export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: string): JobFileProblem[] {
   const problems: JobFileProblem[] = [];
@@ -159,17 +174,17 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       }
       at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping', facts.fields?.from ?? facts.suggestedFields?.from)}`);
     };
-    for (const [name] of entriesInOrder(config.combining ?? {})) field(['config', 'combining', name], name, 'config.combining');
-    for (const [name] of entriesInOrder(config.dataTypes ?? {})) field(['config', 'dataTypes', name], name, 'config.dataTypes');
-    for (const [name] of entriesInOrder(config.units ?? {})) field(['config', 'units', name], name, 'config.units');
-    for (const [name] of entriesInOrder(config.impute ?? {})) field(['config', 'impute', name], name, 'config.impute');
-    for (const [name] of entriesInOrder(config.text?.regexReplacement ?? {})) field(['config', 'text', 'regexReplacement', name], name, 'config.text.regexReplacement');
-    for (const [name] of entriesInOrder(config.text?.casing ?? {})) field(['config', 'text', 'casing', name], name, 'config.text.casing');
-    (config.rowDropping ?? []).forEach((rule, i) => rule.fields.forEach((name, j) => field(['config', 'rowDropping', i, 'fields', j], name, `config.rowDropping[${i}].fields`)));
-    // Pivot runs after mapping, on fields.
-    for (const role of ['pivotColumns', 'valueColumns', 'indexColumns'] as const) {
-      (config.pivot?.[role] ?? []).forEach((name, j) => field(['config', 'pivot', role, j], name, `config.pivot.${role}`));
-    }
+    eachFieldNamed(config, field);
+  } else if (columns && config.mapping) {
+    // No pipeline fields known (no schema, before the service answers): a real pipeline may
+    // expect any field. One case is certain from the header alone: a field named like a column
+    // that the mapping sends elsewhere, with no column mapped to it: nothing gives it any more.
+    const given = new Set(mappedFields);
+    eachFieldNamed(config, (path, name, section) => {
+      if (given.has(name) || !columns.has(name) || !Object.hasOwn(config.mapping!, name)) return;
+      const now = config.mapping![name];
+      at(path, `${section} names the field "${name}", but config.mapping maps the column "${name}" to ${now === null ? 'nothing' : `"${now}"`}, so no column gives "${name}"; ${now === null ? `map a column to "${name}" or remove this entry` : `name the field "${now}" here`}.`);
+    });
   }
 
   // A combining order lists each column of the field once, and every column the mapping gives it

@@ -5,9 +5,10 @@
  * comment alignment, line folding) and would rewrite lines nobody touched.
  */
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic } from '../engine/write/atomic.js';
 import { UsageError } from '../errors.js';
+import { substituteEnv } from './env.js';
 import { CONFIG_KEYS } from './format.js';
 import { sameValue } from './translate.js';
 import type { JobFileConfig } from './types.js';
@@ -23,14 +24,14 @@ const WHOLE_SECTIONS = ['sheet', 'allowColumnCombining', 'pivot', 'rowDropping',
  * `config` and its sections are created at the end of their parent when missing. Nothing
  * is written when the file already says all of it.
  */
-export async function saveChoices(path: string, choices: JobFileConfig): Promise<void> {
+export async function saveChoices(path: string, choices: JobFileConfig, env: NodeJS.ProcessEnv = {}, remove: string[][] = []): Promise<void> {
   let before: string;
   try {
     before = await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
   }
-  const after = applyChoices(before, choices, path);
+  const after = applyChoices(before, choices, path, env, remove);
   if (after === before) return;
   const { mode } = await stat(path);
   await writeAtomic(path, async (temp) => {
@@ -40,8 +41,12 @@ export async function saveChoices(path: string, choices: JobFileConfig): Promise
   });
 }
 
-/** The job file text with the choices written in (pure; `where` names the file in errors). */
-export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file'): string {
+/**
+ * The job file text with the choices written in (pure; `where` names the file in errors). A value
+ * is compared with what the file means, as `validate` reads it (an alias as the value it stands
+ * for, `${NAME}` with `env`'s value), so a choice equal to it keeps the user's text.
+ */
+export function applyChoices(text: string, choices: JobFileConfig, where = 'the job file', env: NodeJS.ProcessEnv = {}, remove: string[][] = []): string {
   const leaves: { path: string[]; value: unknown }[] = [];
   for (const section of WHOLE_SECTIONS) {
     if (choices[section] !== undefined) leaves.push({ path: ['config', section], value: plain(choices[section]) });
@@ -55,12 +60,19 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 
   let out = text;
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
-  for (const leaf of leaves) out = setPath(out, leaf.path, leaf.value, where);
+  for (const leaf of leaves) out = fillCommentedLine(out, leaf.path, leaf.value) ?? setPath(out, leaf.path, leaf.value, where, env);
+  for (const path of remove) out = deletePath(out, path);
+  // `init`'s note that a required field has no column is answered once a column is mapped to it.
+  for (const field of Object.values(choices.mapping ?? {})) {
+    if (typeof field === 'string') out = out.replace(new RegExp(`^[ \\t]*# required field ${escapeRegExp(field)} has no column: .*(\\r?\\n|$)`, 'm'), '');
+  }
 
-  const check = parseDocument(out);
+  const check = parseDocument(out, { uniqueKeys: false });
+  for (const path of remove) {
+    if (findPath(check, path) !== undefined) throw new Error(`removing ${path.join('.')} from ${where} left it in place`);
+  }
   for (const leaf of leaves) {
-    const got = check.getIn(leaf.path);
-    const value = got !== null && typeof got === 'object' && 'toJSON' in got ? (got as Node).toJSON() : got;
+    const value = resolvedValue(findPath(check, leaf.path), check, env);
     if (check.errors.length || !sameValue(value, leaf.value)) {
       throw new Error(`saving ${leaf.path.join('.')} into ${where} produced ${check.errors[0]?.message ?? JSON.stringify(value)}`);
     }
@@ -69,8 +81,8 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 }
 
 /** Sets one path (`['config', 'mapping', 'Tel']`) in the text, touching only the bytes that must change. */
-function setPath(text: string, path: string[], value: unknown, where: string): string {
-  const doc = parseDocument(text);
+function setPath(text: string, path: string[], value: unknown, where: string, env: NodeJS.ProcessEnv): string {
+  const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length) throw new UsageError(`${where} is not valid YAML (${doc.errors[0].message}); fix it and save again.`);
   const nl = text.includes('\r\n') ? '\r\n' : '\n';
   const unit = indentUnit(doc.contents, text);
@@ -84,16 +96,135 @@ function setPath(text: string, path: string[], value: unknown, where: string): s
     const rest = nest(path.slice(i + 1), value);
     if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
     const child = pair.value as Node | null;
-    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl);
+    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl, resolvedValue(child, doc, env));
     if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
     node = child;
   }
   return text;
 }
 
-/** A key's text, when it is a scalar. */
+/** `init`'s comment after a value it suggested: true of the suggestion, stale once the value changes. */
+const INIT_VALUE_COMMENT = /^[ \t]*#[ \t]*(suggested, confidence [0-9.]+|no field suggested|inferred, confidence [0-9.]+|from the schema, confidence [0-9.]+)[ \t]*$/;
+
+/**
+ * A key `init` left as a comment for review (`# Joined: signed_up_at # suggested, confidence 0.64:
+ * under 0.8, review it`), in the block map at `path`'s parent: the chosen value takes that line,
+ * so the key sits where it was suggested and the question it asked goes with it. Undefined when
+ * the key is already in the map or there is no such line.
+ */
+function fillCommentedLine(text: string, path: string[], value: unknown): string | undefined {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const parent = findPath(doc, path.slice(0, -1));
+  if (!isMap(parent) || parent.flow || parent.items.some((p) => keyOf(p) === path[path.length - 1])) return undefined;
+  // The parent's own key line (or the top of the file): the region is the lines indented under it.
+  let from = 0;
+  let parentIndent = -1;
+  if (path.length > 1) {
+    const grand = findPath(doc, path.slice(0, -2));
+    const pair = isMap(grand) ? grand.items.find((p) => keyOf(p) === path[path.length - 2]) : undefined;
+    if (!pair) return undefined;
+    const keyStart = (pair.key as Node).range![0];
+    parentIndent = columnOf(text, keyStart);
+    const lineEnd = text.indexOf('\n', keyStart);
+    if (lineEnd === -1) return undefined;
+    from = lineEnd + 1;
+  }
+  const key = flowText(path[path.length - 1]);
+  const commented = new RegExp(`^([ \\t]*)#[ \\t]*${escapeRegExp(key)}: .*review it.*$`);
+  for (let at = from; at < text.length;) {
+    const next = text.indexOf('\n', at);
+    const end = next === -1 ? text.length : next;
+    const line = text.slice(at, end).replace(/\r$/, '');
+    const indent = line.length - line.trimStart().length;
+    if (line.trim() !== '' && !line.trimStart().startsWith('#') && indent <= parentIndent) return undefined;
+    const m = commented.exec(line);
+    if (m && indent > parentIndent) return splice(text, at, at + line.length, `${m[1]}${key}: ${flowText(value)}`);
+    at = end + 1;
+  }
+  return undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Removes one member (`['config', 'dataTypes', 'notes']`) with its value and the comment on its
+ * line; a block map left empty becomes `{}`. A path the file does not have leaves the text as it is.
+ */
+function deletePath(text: string, path: string[]): string {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const parent = findPath(doc, path.slice(0, -1));
+  if (!isMap(parent)) return text;
+  const index = parent.items.findIndex((p) => keyOf(p) === path[path.length - 1]);
+  if (index === -1) return text;
+  const pair = parent.items[index];
+  const keyRange = (pair.key as Node).range!;
+  const valueRange = (pair.value as Node | null)?.range;
+  let out: string;
+  if (parent.flow) {
+    const end = valueRange ? valueRange[1] : keyRange[1];
+    if (index > 0) {
+      // From the comma after the member before it.
+      const prev = parent.items[index - 1];
+      const prevEnd = ((prev.value as Node | null)?.range ?? (prev.key as Node).range!)[1];
+      out = splice(text, prevEnd, end, '');
+    } else {
+      const next = parent.items[1];
+      out = splice(text, keyRange[0], next ? (next.key as Node).range![0] : end, '');
+    }
+  } else {
+    const start = text.lastIndexOf('\n', keyRange[0] - 1) + 1;
+    const last = valueRange ? Math.max(valueRange[1], keyRange[1]) : keyRange[1];
+    let end = text.indexOf('\n', Math.max(last - 1, keyRange[1]));
+    // A block value's range already ends after its last line.
+    if (valueRange && text[valueRange[1] - 1] === '\n') end = valueRange[1] - 1;
+    out = splice(text, start, end === -1 ? text.length : end + 1, '');
+  }
+  if (parent.items.length === 1 && !parent.flow) out = setPath(out, path.slice(0, -1), {}, 'the job file', {});
+  return out;
+}
+
+/**
+ * A key as `validate` reads it: strings as they are, numbers and booleans as written (`1e3:` is
+ * the column "1e3", not 1000), so a save finds the key the user wrote instead of adding a twin.
+ */
 function keyOf(pair: Pair): string | undefined {
-  return isScalar(pair.key) ? String(pair.key.value) : undefined;
+  const key = pair.key;
+  if (!isScalar(key) || key.value === null || typeof key.value === 'object') return undefined;
+  return typeof key.value === 'string' ? key.value : String(key.source ?? key.value);
+}
+
+/** The node at `path` (keys matched as `keyOf` reads them), or undefined. */
+function findPath(doc: Document, path: string[]): unknown {
+  let node: unknown = doc.contents;
+  for (const segment of path) {
+    if (isAlias(node)) node = node.resolve(doc);
+    if (!isMap(node)) return undefined;
+    const pair = node.items.find((p) => keyOf(p) === segment);
+    if (!pair) return undefined;
+    node = pair.value;
+  }
+  return node;
+}
+
+/** What a node means once loaded: aliases resolved, `${NAME}` in strings replaced from `env` (unset ones left as written). */
+function resolvedValue(node: unknown, doc: Document, env: NodeJS.ProcessEnv): unknown {
+  if (node === null || node === undefined) return node;
+  const value = typeof node === 'object' && 'toJS' in node ? (node as Node).toJS(doc) : node;
+  return expand(value, env);
+}
+
+function expand(value: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (typeof value === 'string') return substituteEnv(value, env).value;
+  if (Array.isArray(value)) return value.map((v) => expand(v, env));
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), expand(v, env)]));
+  if (isObject(value)) {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const [k, v] of Object.entries(value)) out[k] = expand(v, env);
+    return out;
+  }
+  return value;
 }
 
 /** `{a: {b: value}}` for `['a', 'b']`. */
@@ -126,14 +257,14 @@ function insertPair(text: string, map: YAMLMap, key: string, value: unknown, dep
   return splice(text, end, end, lead + blockPair(key, value, indent, depth, unit, nl).join(''));
 }
 
-/** Replaces a member's value; unchanged values keep their bytes. */
-function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string): string {
+/** Replaces a member's value; a value that already means `value` (`current`, resolved) keeps its bytes. */
+function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string, current: unknown): string {
   const node = pair.value as Node | null;
   if (node === null || !node.range) {
     const colon = text.indexOf(':', (pair.key as Node).range![1]);
     return splice(text, colon + 1, colon + 1, ` ${flowText(value)}`);
   }
-  if (sameValue(node.toJSON(), value)) return text;
+  if (sameValue(current, value)) return text;
   const [start, end] = node.range;
   if ((isMap(node) || isSeq(node)) && !node.flow) {
     // A block value stays a block, at its own indentation.
@@ -146,7 +277,11 @@ function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl
   }
   // A scalar or a flow collection: the new value in flow style, in the same place.
   const space = start === end && text[start - 1] === ':' ? ' ' : '';
-  return splice(text, start, end, space + flowText(value));
+  // `init`'s note on the old value (`# suggested, confidence 0.92`) no longer describes the new one.
+  const lineEnd = text.indexOf('\n', end);
+  const rest = text.slice(end, lineEnd === -1 ? text.length : lineEnd).replace(/\r$/, '');
+  const tail = INIT_VALUE_COMMENT.test(rest) ? rest.length : 0;
+  return splice(text, start, end + tail, space + flowText(value));
 }
 
 /** `key:` with no value (or null) becoming a map: the members go on the lines below; a comment stays on the key's line. */

@@ -47,11 +47,11 @@ class Terminal {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcessWithoutNullStreams;
 
-  constructor(args: string[], cwd: string) {
+  constructor(args: string[], cwd: string, extraEnv: Record<string, string> = {}) {
     const home = join(cwd, '.home');
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('IMPORT_') && k !== 'CI' && k !== 'FORCE_COLOR') env[k] = v;
-    Object.assign(env, { NO_COLOR: '1', TERM: 'xterm', HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    Object.assign(env, { NO_COLOR: '1', TERM: 'xterm', HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, extraEnv);
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const command = [process.execPath, BIN, ...args].map(quote).join(' ');
     // -q quiet, -f flush at once, -e exit with the child's code, -c the command; no typescript file.
@@ -99,10 +99,10 @@ class Terminal {
   }
 }
 
-async function jobDir(): Promise<string> {
+async function jobDir(job = JOB): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
   await copyFile(join(ROOT, 'examples', 'customers', 'customers.csv'), join(dir, 'customers.csv'));
-  await writeFile(join(dir, 'job.yaml'), JOB);
+  await writeFile(join(dir, 'job.yaml'), job);
   return dir;
 }
 
@@ -188,4 +188,170 @@ schema:
     expect(term.text()).toContain('Review declined; nothing was saved or run.');
     expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(JOB);
   }, 60_000);
+
+  it('keeps a ${NAME} value and an alias that the analyst kept, writing only the new lines', async () => {
+    const job = `version: 1
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, &ph phone]
+  optionalFields: [phone]
+input:
+  file: ./customers.csv
+config:
+  mapping:
+    E-mail Address: \${EMAIL_FIELD}   # differs per environment
+    Tel: *ph
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir, { EMAIL_FIELD: 'email' });
+    for (const column of ['First', 'Last', 'Internal Notes', 'Signup Date', 'Customer ID', 'Amount', 'Country']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Map "E-mail Address" to', KEY.enter); // Keep email (pinned)
+    await term.answer('? Map "Tel" to', KEY.enter); // Keep phone (pinned)
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(term.text()).toContain('(2 already pinned in job.yaml, unchanged)');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`${job}    First: null
+    Last: null
+    Internal Notes: null
+    Signup Date: created_at
+    Customer ID: id
+    Amount: amount
+    Country: country
+`);
+  }, 60_000);
+
+  it('asks before a second column goes to a field, and saves the combining the analyst confirmed so the file validates', async () => {
+    const job = `version: 1
+input:
+  file: ./customers.csv
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, phone]
+  optionalFields: [phone]
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.answer('? Map "First" to', KEY.down, KEY.enter); // Choose a field…
+    await term.answer('? Field for "First" (type to filter)', 'full');
+    await term.answer('❯ full_name', ''); // the search settles on its one match before Enter
+    await term.answer('', KEY.enter);
+    await term.answer('? Map "Last" to', KEY.down, KEY.enter);
+    await term.answer('? Field for "Last" (type to filter)', 'full');
+    await term.answer('❯ full_name (also from First)', '');
+    await term.answer('', KEY.enter);
+    await term.waitFor('"full_name" already comes from First: a second column for it means combining the columns\' values.');
+    await term.answer('? Combine First + Last into full_name?', KEY.enter); // No (the default)
+    await term.waitFor('"full_name" stays with First; choose another field for "Last", or leave it unmapped.');
+    await term.answer('? Map "Last" to', KEY.down, KEY.enter);
+    await term.answer('? Field for "Last" (type to filter)', 'full');
+    await term.answer('❯ full_name (also from First)', '');
+    await term.answer('', KEY.enter);
+    await term.answer('? Combine First + Last into full_name?', KEY.down, KEY.enter); // Yes, joined with a space
+    for (const column of ['Internal Notes', 'Signup Date', 'Customer ID', 'E-mail Address', 'Tel', 'Amount', 'Country']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Data type of "full_name" (from First, Last)', KEY.enter);
+    await term.waitFor('+ allowColumnCombining: true');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    const saved = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(saved).toContain(`    First: full_name
+    Last: full_name
+`);
+    expect(saved).toContain(`  allowColumnCombining: true
+  combining:
+    full_name: {method: stringAppend, separator: " ", order: [First, Last]}
+`);
+    const validate = spawnSync(process.execPath, [BIN, 'validate', 'job.yaml'], { cwd: dir, encoding: 'utf8' });
+    expect(validate.stdout).toContain('job.yaml: valid');
+    expect(validate.status).toBe(0);
+  }, 90_000);
+
+  it('removes, and says so, a setting that names the field of a column the analyst unmapped, so the saved file runs', async () => {
+    const job = `version: 1
+input:
+  file: ./data.csv
+config:
+  mapping:
+    notes: notes # suggested, confidence 1.00
+  dataTypes:
+    amount: number # inferred, confidence 1.00
+    notes: rich_text # inferred, confidence 1.00
+  impute:
+    notes: {method: fill, value: none}
+`;
+    const dir = await jobDir(job);
+    await writeFile(join(dir, 'data.csv'), 'id,name,amount,notes\n1,Ann,10,x\n2,Bob,20,\n');
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    for (const column of ['id', 'name', 'amount']) await term.answer(`? Map "${column}" to`, KEY.enter);
+    await term.answer('? Map "notes" to', KEY.down, KEY.enter); // Leave unmapped
+    await term.waitFor('  removed (the next run would stop on each):');
+    await term.waitFor('    - dataTypes.notes: rich_text (no column gives "notes" now)');
+    await term.waitFor('    - impute.notes: {"method":"fill","value":"none"} (no column gives "notes" now)');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`version: 1
+input:
+  file: ./data.csv
+config:
+  mapping:
+    notes: null
+    id: id
+    name: name
+    amount: amount
+  dataTypes:
+    amount: number # inferred, confidence 1.00
+  impute: {}
+`);
+    for (const command of ['validate', 'dry-run']) {
+      const result = spawnSync(process.execPath, [BIN, command, 'job.yaml'], { cwd: dir, encoding: 'utf8' });
+      expect(result.status, `${command}: ${result.stderr}`).toBe(0);
+    }
+  }, 60_000);
+
+  it('init leaves a sheet suggested under the bar as a comment; the gate stops on it; review asks and writes it on that line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
+    // Two sheets, "Summary" and "Orders 2024"; the engine suggests "Orders 2024" at 0.67.
+    await copyFile(join(ROOT, 'test', 'fixtures', 'read', 'unsure-sheet.xlsx'), join(dir, 'orders.xlsx'));
+    const env = { ...process.env, NO_COLOR: '1', HOME: join(dir, '.home'), XDG_STATE_HOME: join(dir, '.home', '.state') };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    expect(cli('init', 'orders.xlsx', '--write', 'job.yaml').status).toBe(0);
+    const written = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(written).toContain('config:\n  # sheet: Orders 2024 # suggested, confidence 0.67: under 0.8, review it; sheets: Summary, Orders 2024\n  mapping:\n');
+    expect(cli('run', 'job.yaml', '--dry-run', '--min-confidence', '0.8').status).toBe(5);
+
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.answer('? Sheet to import', KEY.enter); // Orders 2024 (suggested, 0.67)
+    for (const column of ['order', 'order_2', 'column_3', '2024', '2024-01-01T00:00:00', 'total: usd', '#']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(written.replace(/  # sheet: .*\n/, '  sheet: Orders 2024\n'));
+    expect(cli('run', 'job.yaml', '--dry-run', '--min-confidence', '0.8').status).toBe(0);
+  }, 90_000);
+
+  it('shows a pinned column next month\'s export no longer has, and drops it so the saved file validates (the README\'s worked example)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
+    for (const name of ['signups.csv', 'signups-december.csv', 'schema.yaml']) await copyFile(join(ROOT, 'examples', 'review', name), join(dir, name));
+    const env = { ...process.env, NO_COLOR: '1', HOME: join(dir, '.home'), XDG_STATE_HOME: join(dir, '.home', '.state') };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    expect(cli('init', 'signups.csv', '--schema', 'schema.yaml', '--write', 'job.yaml').status).toBe(0);
+    const text = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace('file: ./signups.csv', 'file: ./signups-december.csv');
+    await writeFile(join(dir, 'job.yaml'), text);
+    expect(cli('validate', 'job.yaml').status).toBe(2);
+
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    await term.waitFor('Pinned in job.yaml: "Contact: email", but signups-december.csv has no column "Contact".');
+    await term.answer('? Pinned column "Contact"', KEY.enter); // Remove the line (and choose the column for email below)
+    for (const column of ['Joined', 'Mail', 'Spend (USD)', 'Cust #', 'Plan']) await term.answer(`? Map "${column}" to`, KEY.enter);
+    await term.waitFor('    - mapping.Contact: email (not a column of signups-december.csv)');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    const saved = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(saved).not.toContain('Contact:');
+    expect(saved).toContain('    Mail: email\n');
+    const validate = cli('validate', 'job.yaml');
+    expect(validate.status, validate.stderr).toBe(0);
+  }, 90_000);
 });

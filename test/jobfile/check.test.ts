@@ -127,6 +127,19 @@ describe('checkJobFile', () => {
     ]);
   });
 
+  it('with no fields known, stops a setting for a field whose own column the mapping sends elsewhere, from the header alone', () => {
+    const cols = { names: ['id', 'notes', 'remark'], from: 'in.csv' };
+    expect(problems('config:\n  mapping: {notes: null}\n  dataTypes: {notes: rich_text, other: number}\n', { columns: cols })).toEqual([
+      'job.yaml:5:15: config.dataTypes names the field "notes", but config.mapping maps the column "notes" to nothing, so no column gives "notes"; map a column to "notes" or remove this entry.',
+    ]);
+    expect(problems('config:\n  mapping: {notes: comment}\n  text: {casing: {notes: upper}}\n', { columns: cols })).toEqual([
+      'job.yaml:5:19: config.text.casing names the field "notes", but config.mapping maps the column "notes" to "comment", so no column gives "notes"; name the field "comment" here.',
+    ]);
+    // Another column mapped to it still gives it; without the header nothing is known.
+    expect(problems('config:\n  mapping: {notes: null, remark: notes}\n  dataTypes: {notes: rich_text}\n', { columns: cols })).toEqual([]);
+    expect(problems('config:\n  mapping: {notes: null}\n  dataTypes: {notes: rich_text}\n', {})).toEqual([]);
+  });
+
   it('checks combining order columns: in the input and mapped to that field', () => {
     expect(problems('config:\n  mapping: {First: full_name, Last: email}\n  allowColumnCombining: true\n  combining:\n    full_name: {order: [First, Lst, Last]}\n', { columns, fields })).toEqual([
       'job.yaml:7:32: column "Lst" in config.combining.full_name.order is not in in.csv, whose columns are Customer ID, First, Last, E-mail; did you mean "Last"?',

@@ -97,6 +97,109 @@ describe('applyChoices', () => {
   });
 });
 
+describe('applyChoices on values written as something else', () => {
+  // An anchor in the schema, an alias in the mapping; keys YAML reads as numbers (1000 and 8).
+  const JOB = `schema:
+  expectedFields: [&pl plan, email, amount, code]
+config:
+  mapping:
+    Contact: \${EMAIL_FIELD}   # differs per environment
+    Plan: *pl
+    1e3: amount      # column "1e3"
+    010: code
+`;
+
+  it('keeps ${NAME} when the choice is the value the variable gives', () => {
+    const out = applyChoices(JOB, { mapping: { Contact: 'email', Plan: 'plan' } }, 'job.yaml', { EMAIL_FIELD: 'email' });
+    expect(out).toBe(JOB);
+  });
+
+  it('replaces ${NAME} when the choice differs from the value the variable gives', () => {
+    const out = applyChoices(JOB, { mapping: { Contact: 'phone' } }, 'job.yaml', { EMAIL_FIELD: 'email' });
+    expect(out).toBe(edit(JOB, ['${EMAIL_FIELD}   #', 'phone   #']));
+  });
+
+  it('keeps an alias when the choice is the value it stands for', () => {
+    const text = 'schema:\n  expectedFields: [customer_id, &em email]\nconfig:\n  mapping:\n    Contact: *em\n';
+    expect(applyChoices(text, { mapping: { Contact: 'email' } })).toBe(text);
+    expect(applyChoices(text, { mapping: { Contact: 'email', Plan: 'plan' } })).toBe(`${text}    Plan: plan\n`);
+  });
+
+  it('finds a key YAML reads as a number by its text, as validate does, instead of adding a quoted twin', () => {
+    const out = applyChoices(JOB, { mapping: { '1e3': 'total', '010': 'code', score: null } }, 'job.yaml', { EMAIL_FIELD: 'email' });
+    expect(out).toBe(edit(JOB, ['1e3: amount ', '1e3: total '], ['    010: code\n', '    010: code\n    score: null\n']));
+  });
+});
+
+describe('applyChoices removing settings', () => {
+  it('removes members with their line comment, from block and flow maps, and writes {} for a block map left empty', () => {
+    const text = `config:
+  dataTypes:
+    id: number # x
+    notes: rich_text # inferred
+  impute:
+    notes:
+      method: fill
+      value: x
+  units: {a: {from: null, to: null}, notes: {from: null, to: null}, b: {from: null, to: null}}
+  text:
+    casing: {notes: upper}
+review: {}
+`;
+    const out = applyChoices(text, {}, 'job.yaml', {}, [
+      ['config', 'dataTypes', 'notes'], ['config', 'impute', 'notes'], ['config', 'units', 'notes'], ['config', 'units', 'a'],
+      ['config', 'text', 'casing', 'notes'], ['config', 'combining', 'notes'],
+    ]);
+    expect(out).toBe(`config:
+  dataTypes:
+    id: number # x
+  impute: {}
+  units: {b: {from: null, to: null}}
+  text:
+    casing: {}
+review: {}
+`);
+  });
+});
+
+describe('applyChoices on what init wrote', () => {
+  const INIT = `config:
+  # sheet: Orders # suggested, confidence 0.67: under 0.8, review it; sheets: Notes, Orders
+  mapping:
+    # input column: output field (null leaves the column out)
+    "Cust #": customer_id # suggested, confidence 0.92
+    First: null # no field suggested
+    # Joined: signed_up_at # suggested, confidence 0.64: under 0.8, review it
+    Plan: plan # suggested, confidence 1.00
+    # required field full_name has no column: map one to it here, e.g. "First: full_name"; until then \`import run\` stops (exit 5), as full_name would be empty in every row
+  dataTypes:
+    plan: category # from the schema, confidence 1.00 # and a note of mine
+review:
+  minConfidence: 0.8
+`;
+
+  it('writes a key init left for review on its commented line, and drops the notes the choices answered', () => {
+    const out = applyChoices(INIT, { sheet: 'Orders', mapping: { First: 'full_name', Joined: 'signed_up_at', Plan: 'plan' }, dataTypes: { plan: 'rich_text' } });
+    expect(out).toBe(`config:
+  sheet: Orders
+  mapping:
+    # input column: output field (null leaves the column out)
+    "Cust #": customer_id # suggested, confidence 0.92
+    First: full_name
+    Joined: signed_up_at
+    Plan: plan # suggested, confidence 1.00
+  dataTypes:
+    plan: rich_text # from the schema, confidence 1.00 # and a note of mine
+review:
+  minConfidence: 0.8
+`);
+  });
+
+  it('keeps the commented line of a key the choices do not set', () => {
+    expect(applyChoices(INIT, { mapping: { Plan: 'plan' } })).toBe(INIT);
+  });
+});
+
 describe('saveChoices', () => {
   it('writes the file atomically, keeping its mode, and leaves no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-save-'));

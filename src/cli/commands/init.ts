@@ -100,7 +100,10 @@ export async function renderSkeleton(o: {
   const sheet = resources.sheet?.sheetSelection;
   job.input = o.googleSheet ? { googleSheet: { url: o.googleSheet, sheet: sheet?.selected } } : { file: o.inputRef };
   const config: Record<string, unknown> = {};
-  if (sheet && !o.googleSheet) config.sheet = sheet.selected;
+  // A suggested sheet under the review bar stays a comment, as the mapping's do: run stops at
+  // the gate and review asks about it until someone has looked (a link names its own sheet).
+  const sheetUnderBar = !!sheet && !o.googleSheet && !o.isSheetChosen && (sheet.confidence === undefined || sheet.confidence < REVIEW_BAR);
+  if (sheet && !o.googleSheet && !sheetUnderBar) config.sheet = sheet.selected;
   config.mapping = mapping;
   config.dataTypes = dataTypes;
   job.config = config;
@@ -113,12 +116,17 @@ export async function renderSkeleton(o: {
   const doc = new YAML.Document(job);
   doc.commentBefore = ` Job file for ${o.googleSheet ? `the Google Sheet "${sheet?.selected}"` : basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; those under the review bar stay as\n comments until confirmed with \`import review <this file> --save\`. Edit what is wrong,\n then \`import dry-run <this file>\` shows the result. Format: jobfile.md (version 1).`;
   const configNode = doc.get('config', true) as any;
-  if (sheet) {
+  const sheetComment = sheet && ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence?.toFixed(2) ?? 'unknown'}`}; sheets: ${sheet.sheets.join(', ')}`;
+  if (sheet && !sheetUnderBar) {
     const node = o.googleSheet ? (doc.getIn(['input', 'googleSheet', 'sheet'], true) as any) : configNode.get('sheet', true);
-    node.comment = ` ${o.isSheetChosen ? 'chosen with --sheet' : `suggested, confidence ${sheet.confidence?.toFixed(2) ?? 'unknown'}`}; sheets: ${sheet.sheets.join(', ')}`;
+    node.comment = sheetComment;
   }
   const mappingNode = configNode.get('mapping', true) as any;
   mappingNode.commentBefore = ' input column: output field (null leaves the column out)';
+  if (sheet && sheetUnderBar) {
+    const line = `${new YAML.Document({ sheet: sheet.selected }).toString().trim()} #${sheetComment?.replace(/;/, `: under ${REVIEW_BAR}, review it;`)}`;
+    configNode.items[0].key.commentBefore = ` ${line}`;
+  }
   for (const item of mappingNode.items) item.value.comment = mappingComments.get(String(item.key.value ?? item.key));
   const typesNode = configNode.get('dataTypes', true) as any;
   for (const item of typesNode.items) item.value.comment = typeComments.get(String(item.key.value ?? item.key));

@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { parseJobId, parseMinConfidence } from '../flags.js';
 import { withExamples } from '../program.js';
 import type { Prompter } from '../prompter.js';
-import type { ColumnSamples, ReviewFlowOptions } from '../review-flow.js';
+import type { ColumnSamples, ReviewChoices, ReviewFlowOptions } from '../review-flow.js';
 
 /** Options of `import review`. */
 export interface ReviewOptions {
@@ -152,19 +152,23 @@ export async function reviewForRun(job: JobFile, resources: JobResources, deps: 
   if (opts.save) await saveConfirmed(job, choices, deps);
   const merged = flow.mergeChoices(job.config, choices);
   const sections: JobFileConfig = {};
-  for (const key of Object.keys(choices) as (keyof JobFileConfig)[]) Object.assign(sections, { [key]: merged[key] });
+  const decided = new Set([...Object.keys(choices), ...(choices.removed ?? []).map((r) => r.path[1])]);
+  decided.delete('removed');
+  for (const key of decided as Set<keyof JobFileConfig>) Object.assign(sections, { [key]: merged[key] });
   return sections;
 }
 
-async function saveConfirmed(job: JobFile, choices: JobFileConfig, deps: Deps): Promise<void> {
-  const [{ saveChoices }, { choiceChanges }] = await Promise.all([import('../../jobfile/save.js'), import('../review-flow.js')]);
-  const changed = choiceChanges(job.config, choices).filter((c) => c.marker !== '=').length;
+async function saveConfirmed(job: JobFile, choices: ReviewChoices, deps: Deps): Promise<void> {
+  const [{ saveChoices }, { changedChoices, choiceChanges }] = await Promise.all([import('../../jobfile/save.js'), import('../review-flow.js')]);
+  const changed = choiceChanges(job.config, choices).filter((c) => c.marker !== '=').length + (choices.removed?.length ?? 0);
   const file = basename(job.path);
   if (changed === 0) {
     deps.io.status(`${file} already holds these choices; nothing to save.`);
     return;
   }
-  await saveChoices(job.path, choices);
+  // Only what the summary called changed is written: an unchanged line keeps the user's text
+  // (`${EMAIL_FIELD}`, an alias), compared with what it means, not with how it is written.
+  await saveChoices(job.path, changedChoices(job.config, choices), deps.env, (choices.removed ?? []).map((r) => r.path));
   deps.io.status(`Saved ${changed} choice${changed === 1 ? '' : 's'} to ${file}.`);
 }
 
