@@ -154,7 +154,10 @@ function suggestedTypes(resources: JobResources, from: string): NonNullable<Know
  * stops at the job file's line before any row is processed.
  */
 export function checkAgainstSuggestions(job: JobFile, resources: JobResources, deps: Deps): void {
-  throwProblems(checkJobFile(job, { suggestedTypes: suggestedTypes(resources, 'the type the dry run inferred from the data') }, shownPath(job, deps)));
+  const facts: KnownFacts = { suggestedTypes: suggestedTypes(resources, 'the type the dry run inferred from the data') };
+  const sources = Object.keys(resources.fields.columnFieldMapping ?? {});
+  if (sources.length) facts.sources = { names: sources, from: 'the input' };
+  throwProblems(checkJobFile(job, facts, shownPath(job, deps)));
 }
 
 /** The online part: the job file against the service's answers; throws (exit 2) naming the started job when it cannot apply. */

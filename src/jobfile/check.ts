@@ -74,6 +74,12 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   if (config.mapping !== undefined && facts.sources && facts.sources.names.length > 1) {
     at(['config', 'mapping'], `config.mapping is a flat mapping, which applies to a job with one data source, but ${facts.sources.from} has ${facts.sources.names.length} (${list(facts.sources.names)}), so which source's columns it means is not known; remove config.mapping and map each source's columns with \`import fields update <jobId> --data\` (columnFieldMapping keyed by source name), or start the job from one input.`);
   }
+  // A mapping keyed by source name (jobfile.md) names the source it was written for: another one's
+  // columns would be mapped by a guess.
+  if (config.mappingSource !== undefined && facts.sources?.names.length === 1 && facts.sources.names[0] !== config.mappingSource) {
+    const [actual] = facts.sources.names;
+    at(['config', 'mapping'], `config.mapping is keyed by the data source "${config.mappingSource}", but the source of ${facts.sources.from} is "${actual}"; rename the key to "${actual}", or write the columns flat (column: field), which apply to the job's one source whatever its name.`);
+  }
   for (const [column, field] of mapping) {
     if (columns && !columns.has(column)) {
       at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);

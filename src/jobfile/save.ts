@@ -57,6 +57,13 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
   // Sections in the order a job file lists them, so a new `config` block reads naturally.
   const order: readonly string[] = CONFIG_KEYS;
   leaves.sort((a, b) => order.indexOf(a.path[1]) - order.indexOf(b.path[1]));
+  // A mapping keyed by its source name (jobfile.md) is edited under that name.
+  const source = keyedMappingSource(text);
+  if (source !== undefined) {
+    const under = (path: string[]) => (path[0] === 'config' && path[1] === 'mapping' && path.length > 2 ? ['config', 'mapping', source, ...path.slice(2)] : path);
+    for (const leaf of leaves) leaf.path = under(leaf.path);
+    remove = remove.map(under);
+  }
 
   let out = text;
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
@@ -78,6 +85,16 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
     }
   }
   return out;
+}
+
+/** The source name of a `config.mapping` keyed by source (`customers.csv: {First: full_name}`), else undefined. */
+function keyedMappingSource(text: string): string | undefined {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const config = doc.get('config', true);
+  const mapping = isMap(config) ? config.get('mapping', true) : undefined;
+  if (!isMap(mapping) || mapping.items.length !== 1) return undefined;
+  const [only] = mapping.items;
+  return isMap(only.value) && isScalar(only.key) ? String(only.key.value) : undefined;
 }
 
 /** Sets one path (`['config', 'mapping', 'Tel']`) in the text, touching only the bytes that must change. */

@@ -4,8 +4,10 @@ import type { DataType, OutputFileType, PipelineSchema, Casing, RowDroppingMetho
 /** The `config` block: the configuration the user wants instead of the suggestions. Every member optional. */
 export interface JobFileConfig {
   sheet?: string;
-  /** input column -> field, `null` = leave unmapped. Flat (one source) or keyed by source name. */
+  /** input column -> field, `null` = leave unmapped (a mapping keyed by source name is read into this, see mappingSource). */
   mapping?: Record<string, string | null>;
+  /** The data source a mapping keyed by source name named (jobfile.md); the job's source must have that name. */
+  mappingSource?: string;
   allowColumnCombining?: boolean;
   combining?: Record<string, { method?: CombiningMethod; separator?: string; order?: string[] }>;
   dataTypes?: Record<string, DataType>;

@@ -58,11 +58,37 @@ export function formatProblems(problems: JobFileProblem[]): string {
 export function validateJobFileText(text: string, opts: ValidateOptions): ValidationResult {
   const tree = parseYamlTree(text);
   const walker = new Walker(tree, opts);
+  const keyed = tree.errors.length ? undefined : flattenKeyedMapping(tree, walker);
   const body = tree.errors.length ? undefined : walker.jobFile();
   const problems = byPosition(walker.problems);
   const warnings = byPosition(walker.warnings);
   if (problems.length > 0 || body === undefined) return { problems, warnings };
+  if (keyed !== undefined) body.config.mappingSource = keyed;
   return { job: { ...body, positionOf: positionFinder(tree) }, problems, warnings };
+}
+
+/**
+ * jobfile.md: `config.mapping` is flat (column: field), or keyed by the data source name getFields
+ * returns (source: {column: field}). A mapping whose every value is a mapping is the keyed form: a
+ * job file has one input, so one source, whose mapping takes the flat one's place in the tree (its
+ * entries keep their positions) and whose name is returned, for the checks against the source the
+ * job really has. Several sources are refused at the second.
+ */
+function flattenKeyedMapping(tree: YamlTree, walker: Walker): string | undefined {
+  const config = deref(tree, (isMap(tree.doc.contents) ? tree.doc.contents.items : []).find((p) => keyText(p.key) === 'config')?.value);
+  if (!isMap(config)) return undefined;
+  const pair = config.items.find((p) => keyText(p.key) === 'mapping');
+  const mapping = deref(tree, pair?.value);
+  if (!pair || !isMap(mapping) || mapping.items.length === 0) return undefined;
+  if (!mapping.items.every((p) => isMap(deref(tree, p.value)))) return undefined;
+  if (mapping.items.length > 1) {
+    const second = mapping.items[1];
+    walker.errorAt(rangeStart(second.key) ?? 0, `config.mapping is keyed by ${mapping.items.length} data sources (${mapping.items.map((p) => JSON.stringify(keyText(p.key))).join(', ')}), but a job file has one input, so one source; keep the entry of this job's input, or write its columns flat (column: field).`);
+    return undefined;
+  }
+  const [only] = mapping.items;
+  pair.value = deref(tree, only.value) as typeof pair.value;
+  return keyText(only.key);
 }
 
 /** Parses and validates a schema file (a job file's `schema` block as the whole document) with the same rules. */
