@@ -10,7 +10,7 @@ import { eachBatch, ownsRows, type Batch, type EngineConfig, type Row, type Step
 import { dropCounter, type DropCounter } from './drop-rows.js';
 import { fieldIndex } from './map.js';
 import { dataTypeOf } from './types.js';
-import { utcOffsetHours } from './units.js';
+import { conversionZoneMinutes } from './units.js';
 
 type Method = 'fill' | 'dropMissing';
 
@@ -62,10 +62,7 @@ export function coerceFillValue(field: string, fillValue: unknown, type: DataTyp
 
 /** The zone (UTC+n hours, as minutes) a date_time field's values are in after its time-zone conversion; undefined without one. */
 function zoneAfterUnits(config: EngineConfig, field: string): number | undefined {
-  const conversion = Object.hasOwn(config.units ?? {}, field) ? config.units?.[field] : undefined;
-  if (typeof conversion?.from !== 'string' || typeof conversion.to !== 'string' || utcOffsetHours(conversion.from) === undefined) return undefined;
-  const hours = utcOffsetHours(conversion.to);
-  return hours === undefined ? undefined : hours * 60;
+  return conversionZoneMinutes(config, field, 'from') === undefined ? undefined : conversionZoneMinutes(config, field, 'to');
 }
 
 /** A field's impute rule as the step applies it. */

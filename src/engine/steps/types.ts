@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseExactNumber, parseNumber, slashDateOrder } from '../parse.js';
 import { emptyTypeEvidence, ownsRows, type Batch, type EngineConfig, type Row, type TypeEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
-import { utcOffsetHours } from './units.js';
+import { conversionZoneMinutes } from './units.js';
 
 /** The allowed data type a configured value names, ignoring case; `undefined` when none. */
 export function dataTypeOf(value: unknown): DataType | undefined {
@@ -192,13 +192,10 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         else if (type === 'date_time') {
           // engine.md: a value with an explicit offset is first converted to the conversion's
           // `from` zone; without a time-zone conversion its wall time is kept as written.
-          const units = config.units ?? {};
-          const from = Object.hasOwn(units, field) ? units[field]?.from : undefined;
-          const hours = typeof from === 'string' ? utcOffsetHours(from) : undefined;
           const fixed = orders && Object.hasOwn(orders, field) ? orders[field] === true : false;
           dateColumns.push({
             index, field, dayFirst: orders ? fixed : undefined, sawSlash: false,
-            zoneMinutes: hours === undefined ? undefined : hours * 60, assumed: orders !== undefined && !fixed,
+            zoneMinutes: conversionZoneMinutes(config, field, 'from'), assumed: orders !== undefined && !fixed,
           });
         } else textColumns.push(index);
       });

@@ -69,6 +69,16 @@ export function utcOffsetHours(unit: string): number | undefined {
   return unit[4] === 'm' ? -n : n;
 }
 
+/**
+ * The zone, in minutes east of UTC, named by one end (`from` or `to`) of a field's conversion in
+ * `config.units`; undefined when that end is not a `UTC_p<n>`/`UTC_m<n>` zone.
+ */
+export function conversionZoneMinutes(config: EngineConfig, field: string, end: 'from' | 'to'): number | undefined {
+  const unit = Object.hasOwn(config.units ?? {}, field) ? config.units?.[field]?.[end] : undefined;
+  const hours = typeof unit === 'string' ? utcOffsetHours(unit) : undefined;
+  return hours === undefined ? undefined : hours * 60;
+}
+
 /** The dimension of a unit string, or `undefined` when it is not a unit we know. */
 export function unitDimension(unit: string): UnitDimension | undefined {
   if (utcOffsetHours(unit) !== undefined) return 'timezone';
