@@ -10,8 +10,8 @@ import { activeRules, hasAll, tupleKey } from '../steps/drop-rows.js';
 import { STEPS } from '../steps/index.js';
 import { typesStep } from '../steps/types.js';
 import { eachBatch, emptyReport, emptyTypeEvidence, type StepContext, type Table } from '../types.js';
-import { CsvEncoder, rowFormat } from '../write/csv.js';
-import { newFixes, SheetEncoder, sheetFormat } from '../write/xlsx.js';
+import { CsvEncoder, newFixes, rowFormat } from '../write/csv.js';
+import { SheetEncoder, sheetFormat } from '../write/xlsx.js';
 import type { BatchData, PartDone, PartSettings, RuleOutcome } from './protocol.js';
 
 /** Rejects held before a part yields them without waiting for a batch that keeps rows. */

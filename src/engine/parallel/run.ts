@@ -32,8 +32,8 @@ import {
 import { writeTable } from '../write/index.js';
 import { writeAll } from '../write/fd.js';
 import { engineWorker, leaveV8HelpersOutOnTwoCores } from '../worker-thread.js';
-import { PREFORMATTED, type PreformattedBatch } from '../write/csv.js';
-import { addRowFixes, newFixes, type PreformattedSheet, type SheetFixes } from '../write/xlsx.js';
+import { newFixes, PREFORMATTED, type OutputFixes, type PreformattedBatch, type PreformattedTable } from '../write/csv.js';
+import { addRowFixes } from '../write/xlsx.js';
 import { claimNext, newClaims } from './claims.js';
 import type { BatchData, PartDone, SplitJob, SplitMessage, WorkerJob, WorkerMessage } from './protocol.js';
 import { runPart, type PartBatch } from './part.js';
@@ -357,7 +357,7 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       }
       yield* catchUp(parts.length, true);
     }
-    const out: PreformattedSheet = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true, sheetFixes };
+    const out: PreformattedTable = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true, sheetFixes };
     if (run.output) await writeTable(out, run.output.path, output, ctx.warn);
     else for await (const _ of out.batches) { /* drain */ }
 
@@ -415,7 +415,7 @@ async function sampleOrders(run: ParallelRun): Promise<SlashOrders | undefined> 
 /** Applies the row-dropping rules, in order, to a worker's batch and keeps the lines of the rows that stay. */
 function mergeBatch(
   text: Uint8Array, data: BatchData, offset: number, rules: ActiveRule[], report: Report, collector: DataTableCollector | undefined, ctx: StepContext,
-  profiler: Profiler | undefined, sheetFixes: SheetFixes,
+  profiler: Profiler | undefined, sheetFixes: OutputFixes,
 ): PreformattedBatch {
   const { ends, rowNumbers, outcomes, rows } = data;
   // The worker's rejects come before this batch's drops; the orderer puts each row's in step order.

@@ -19,6 +19,7 @@ import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import type { SaxesParser, SaxesTagPlain } from 'saxes';
 import type { Entry, ZipFile } from 'yauzl';
+import { columnLetters } from '../cell-ref.js';
 import { isMissing } from '../missing.js';
 import { civilFromDays, formatDate, parseDate } from '../parse.js';
 import { Name, XmlScanner, attributeText, hasWordAt, type Attributes, type XmlHandler } from './xlsx-xml.js';
@@ -258,13 +259,6 @@ function isEscapedEscapeAt(text: string, i: number): boolean {
 function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
-}
-
-/** Letters of a 0-based column (0 -> `A`, 27 -> `AB`). */
-function columnLetters(column: number): string {
-  let letters = '';
-  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }
 
 /** 0-based column of a cell reference such as `B3` (letters first), or -1 when it has none. */

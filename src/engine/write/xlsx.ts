@@ -27,6 +27,7 @@ import { closeSync, openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { DataType } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
+import { columnLetters } from '../cell-ref.js';
 import { isMissing } from '../missing.js';
 import { isoOutputSeconds } from '../parse.js';
 import type { Row, Table } from '../types.js';
@@ -57,17 +58,8 @@ const SLOT = 8; // 7 digits (1,048,576 rows at most) and the quote
 const PLACEHOLDER = '\x01' + ' '.repeat(SLOT - 1);
 const PLACEHOLDER_BYTE = 1;
 
-/** Data changed so the workbook stays valid, for the report (see the module comment). */
-export type SheetFixes = OutputFixes;
-
-/** A table of preformatted sheet rows (see PLACEHOLDER), with the fixes of the rows kept. */
-export type PreformattedSheet = PreformattedTable;
-
-/** Fresh counters (csv.ts declares them for both writers). */
-export { newFixes };
-
 /** Adds the fixes of row `r` of a batch (from a worker's per-row record, read from `at`) to `into`; returns the next read position. */
-export function addRowFixes(into: SheetFixes, record: readonly number[], at: number, r: number, kept: boolean): number {
+export function addRowFixes(into: OutputFixes, record: readonly number[], at: number, r: number, kept: boolean): number {
   while (at < record.length && record[at] === r) {
     if (kept) {
       into.replaced += record[at + 1];
@@ -80,7 +72,7 @@ export function addRowFixes(into: SheetFixes, record: readonly number[], at: num
 }
 
 /** The report's warnings for the fixes (none when nothing was changed). */
-export function fixWarnings(fixes: SheetFixes): string[] {
+export function fixWarnings(fixes: OutputFixes): string[] {
   const warnings: string[] = [];
   if (fixes.replaced) warnings.push(replacedWarning('Excel', fixes.replaced, 'XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF)'));
   if (fixes.cut) warnings.push(`Excel output: ${fixes.cut} value(s) longer than ${MAX_TEXT.toLocaleString('en-US')} characters (an Excel cell's limit) were cut to that length.`);
@@ -97,7 +89,7 @@ export interface SheetFormat {
   opens: string[];
   /** The same openings as tags. */
   openTags: Tag[];
-  fixes: SheetFixes;
+  fixes: OutputFixes;
 }
 
 const TEXT = 0;
@@ -105,18 +97,11 @@ const NUMBER = 1;
 const DATE = 2;
 
 /** The sheet format of a table with these columns and types. */
-export function sheetFormat(columns: readonly string[], types: readonly (DataType | undefined)[], fixes: SheetFixes = newFixes()): SheetFormat {
+export function sheetFormat(columns: readonly string[], types: readonly (DataType | undefined)[], fixes: OutputFixes = newFixes()): SheetFormat {
   const kinds = new Uint8Array(columns.length);
   for (let i = 0; i < columns.length; i++) kinds[i] = types[i] === 'number' ? NUMBER : types[i] === 'date_time' ? DATE : TEXT;
   const opens = columns.map((_, i) => '<c r="' + columnLetters(i));
   return { width: columns.length, kinds, opens, openTags: opens.map(tag), fixes };
-}
-
-/** A column's letters: 0 -> A, 25 -> Z, 26 -> AA. */
-export function columnLetters(index: number): string {
-  let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }
 
 /** Rows as `<row>` elements in one string, numbered from `first` (tests and small callers; the writer uses SheetEncoder). */
@@ -427,7 +412,7 @@ function writeSerial(view: DataView, buf: Buffer, at: number, total: number): nu
  * cut to MAX_TEXT, escaped when it needs it (checked on the bytes as they are copied: the rare text
  * that does is written again). Its closing is written with what follows it.
  */
-function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fixes: SheetFixes, openings: CellOpenings): number {
+function writeTextCell(view: DataView, buf: Buffer, at: number, text: string, fixes: OutputFixes, openings: CellOpenings): number {
   const body = text.length > MAX_TEXT ? cutText(text, fixes) : text;
   at = putTag(view, at, hasEdgeSpace(body) ? openings.spaced : openings.text);
   const n = body.length;
@@ -502,7 +487,7 @@ function hasEdgeSpace(text: string): boolean {
 }
 
 /** Text cut to MAX_TEXT (counted), not inside a surrogate pair. */
-function cutText(text: string, fixes: SheetFixes): string {
+function cutText(text: string, fixes: OutputFixes): string {
   if (text.length <= MAX_TEXT) return text;
   fixes.cut++;
   const c = text.charCodeAt(MAX_TEXT - 1);
@@ -510,14 +495,14 @@ function cutText(text: string, fixes: SheetFixes): string {
 }
 
 /** An inline-string cell; `open` is the cell's opening up to and with its `r` attribute, `style` its style attribute. */
-function textCell(open: string, text: string, fixes: SheetFixes, style = ''): string {
+function textCell(open: string, text: string, fixes: OutputFixes, style = ''): string {
   const t = cutText(text, fixes);
   const body = SPECIAL.test(t) ? escapeText(t, fixes) : t;
   return open + style + (hasEdgeSpace(t) ? ' t="inlineStr"><is><t xml:space="preserve">' : ' t="inlineStr"><is><t>') + body + '</t></is></c>';
 }
 
 /** XML-escapes text and replaces what XML 1.0 cannot hold (see the module comment). */
-export function escapeText(text: string, fixes: SheetFixes): string {
+export function escapeText(text: string, fixes: OutputFixes): string {
   let out = '';
   let from = 0;
   const n = text.length;
@@ -699,7 +684,7 @@ export async function writeXlsx(table: Table, path: string, warn: (message: stri
   }
   const preformatted = (table as Partial<PreformattedTable>)[PREFORMATTED] === true;
   // A parallel run's merge counts the fixes of the rows it keeps (its workers formatted them).
-  const fixes = preformatted ? (table as PreformattedSheet).sheetFixes ?? newFixes() : newFixes();
+  const fixes = preformatted ? (table as PreformattedTable).sheetFixes ?? newFixes() : newFixes();
   const format = sheetFormat(columns, table.types, fixes);
   const last = columns.length ? columnLetters(columns.length - 1) : 'A';
   const fd = openSync(path, 'w');

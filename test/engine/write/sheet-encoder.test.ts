@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeText, newFixes, SheetEncoder, sheetFormat, SheetNumberer, sheetRowsText } from '../../../src/engine/write/xlsx.js';
+import { newFixes } from '../../../src/engine/write/csv.js';
+import { escapeText, SheetEncoder, sheetFormat, SheetNumberer, sheetRowsText } from '../../../src/engine/write/xlsx.js';
 
 /** One text cell's XML as SheetEncoder writes it in row 2. */
 function textCell(value: string): string {
