@@ -111,9 +111,11 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): unknown
   const value: unknown = JSON.parse(text);
   const exact = Boolean(options.exactNumbers) && MAYBE_INEXACT.test(text);
   const keys = objectKeys(value);
-  // Fewer keys kept than written means a key repeats: the ordered parse finds where.
-  const repeats = Boolean(options.uniqueKeys) && writtenKeyCount(text) !== keys.count;
-  return exact || repeats || keys.indexLike ? parseOrdered(text, exact, repeats) : value;
+  const ordered = exact || keys.indexLike;
+  // Fewer keys kept than written means a key repeats: the ordered parse finds where (and, when it
+  // runs anyway, checks every object itself, so the count is not needed).
+  const repeats = Boolean(options.uniqueKeys) && (ordered || writtenKeyCount(text) !== keys.count);
+  return ordered || repeats ? parseOrdered(text, exact, repeats) : value;
 }
 
 /**
@@ -147,17 +149,22 @@ export function exactNumber(literal: string, n: number): number | bigint | strin
   return decimalDigits(literal) === decimalDigits(String(n)) ? n : literal;
 }
 
-/** The decimal value of JSON number text as one comparable text: significant digits and the power of ten of the last (`-1.50e2` -> `-15e1`). */
+/** The decimal value of JSON number text as one comparable text: its sign and canonicalDecimal (`-1.50e2` -> `-15e1`). */
 function decimalDigits(literal: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/.exec(literal);
   if (!match) return literal;
   const fraction = match[3] ?? '';
-  let digits = `${match[2]}${fraction}`;
-  let scale = Number(match[4] ?? 0) - fraction.length;
-  digits = digits.replace(/^0+/, '');
-  const trimmed = digits.replace(/0+$/, '');
-  scale += digits.length - trimmed.length;
-  return trimmed === '' ? '0' : `${match[1]}${trimmed}e${scale}`;
+  const decimal = canonicalDecimal(`${match[2]}${fraction}`, Number(match[4] ?? 0) - fraction.length);
+  return decimal === '0' ? '0' : `${match[1]}${decimal}`;
+}
+
+/** `digits` x 10^`scale` as one text for comparing (`1230`, 0 and `123`, 1 are both `123e1`; all zeros `0`). */
+export function canonicalDecimal(digits: string, scale: number): string {
+  let from = 0;
+  let to = digits.length;
+  while (from < to && digits.charCodeAt(from) === 48) from++;
+  while (to > from && digits.charCodeAt(to - 1) === 48) { to--; scale++; }
+  return from === to ? '0' : `${digits.slice(from, to)}e${scale}`;
 }
 
 /**

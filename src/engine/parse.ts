@@ -3,6 +3,7 @@
  * type inference so both accept exactly the same text. Pure functions; hand-written character
  * scans rather than regular expressions because they run once per cell on million-row inputs.
  */
+import { canonicalDecimal } from '../contract/json.js';
 
 const PLUS = 43;
 const MINUS = 45;
@@ -186,15 +187,6 @@ export function losesDigits(text: string, n: number): boolean {
   const decimal = (whole: string | undefined, fraction = '', exponent = '0', shift = 0) =>
     canonicalDecimal(`${(whole ?? '').replaceAll(',', '')}${fraction}`, Number(exponent) - fraction.length - shift);
   return decimal(written[1], written[2], written[3], written[4] ? 2 : 0) !== decimal(held[1], held[2], held[3]);
-}
-
-/** `digits` x 10^`scale` as one text for comparing (`1230`, 0 and `123`, 1 are both `123e1`). */
-function canonicalDecimal(digits: string, scale: number): string {
-  let from = 0;
-  let to = digits.length;
-  while (from < to && digits.charCodeAt(from) === ZERO) from++;
-  while (to > from && digits.charCodeAt(to - 1) === ZERO) { to--; scale++; }
-  return from === to ? '0' : `${digits.slice(from, to)}e${scale}`;
 }
 
 /** parseNumber, refusing text whose value the double would not hold (losesDigits): how a number field reads a value. */
