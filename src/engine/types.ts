@@ -145,6 +145,16 @@ export interface StepContext {
   typeEvidence?: TypeEvidence;
 }
 
+/**
+ * A cell a step emptied (a value its type or its conversion cannot hold): counted with the field's
+ * coercion failures and, when the run lists rejects, listed with `rule` and the original value.
+ * `out` is the step's output row: no later step changes it (with rejects, steps copy a row to change it).
+ */
+export function countEmptiedCell(ctx: StepContext, cell: { field: string; rule: string; origin: 'dataType' | 'units'; original: Value | undefined; row: number; out: Row }): void {
+  ctx.report.coercionFailures[cell.field] = (ctx.report.coercionFailures[cell.field] ?? 0) + 1;
+  ctx.rejects?.add({ row: cell.row, rule: cell.rule, origin: cell.origin, fields: [cell.field], original: cell.original === null || cell.original === undefined ? null : String(cell.original), values: cell.out });
+}
+
 /** What date_time and number fields' values showed, for the warnings given once every row has passed. Rows are data-row numbers counted from the part's first row. */
 export interface TypeEvidence {
   /** Fields read month-first: 'proved' (a value reads only month-first) or 'ambiguous' (every slash date reads either way). */

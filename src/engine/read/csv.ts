@@ -80,6 +80,11 @@ export function headerNote(cells: readonly (string | null | undefined)[], column
   return [`The header of ${display} was completed: ${shown.join('; ')}.`];
 }
 
+/** Whether text starts an HTML page (`<!doctype html`, `<html>`): a sign-in or error page saved in place of the data. */
+function isHtmlPage(text: string): boolean {
+  return /^\s*<(!doctype html|html[\s>])/i.test(text);
+}
+
 /**
  * A first line that is not a CSV header: Excel's `sep=;` delimiter hint, or an HTML page (a
  * sign-in or error page saved in place of the data). Refused rather than read as data.
@@ -88,7 +93,7 @@ function refuseHeader(cells: readonly string[], display: string, delimiter: stri
   if (cells.length <= 2 && /^sep=.?$/i.test(cells[0] ?? '')) {
     throw new UsageError(`${display}: the first line "${cells.join(delimiter)}" is Excel's delimiter hint, not a header; delete that line (the delimiter is detected) and run again.`);
   }
-  if (/^\s*<(!doctype html|html[\s>])/i.test(cells[0] ?? '')) {
+  if (isHtmlPage(cells[0] ?? '')) {
     throw new UsageError(`${display} is an HTML page, not CSV (often a sign-in or error page saved in place of the data); download the data again, as CSV.`);
   }
 }
@@ -436,7 +441,7 @@ class FormatSniffer {
     // No candidate: one column. One: no other could split the header (a row that differs is named).
     if (inHeader.length <= 1) return inHeader[0] ?? DELIMITERS[0];
     // An HTML page is refused by the header check, whatever it holds.
-    if (/^\s*<(!doctype html|html[\s>])/i.test(this.text.slice(0, 64))) return DELIMITERS[0];
+    if (isHtmlPage(this.text.slice(0, 64))) return DELIMITERS[0];
     const limit = this.headerEnd + DELIMITER_SAMPLE;
     const isWhole = atEnd && this.text.length <= limit;
     const sample = isWhole ? this.text : this.text.slice(0, limit);

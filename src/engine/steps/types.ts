@@ -7,7 +7,7 @@ import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { normalizeDate, parseExactNumber, parseNumber, slashDateOrder } from '../parse.js';
-import { emptyTypeEvidence, ownsRows, type Batch, type EngineConfig, type Row, type TypeEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { countEmptiedCell, emptyTypeEvidence, ownsRows, type Batch, type EngineConfig, type Row, type TypeEvidence, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { conversionZoneMinutes } from './units.js';
 
 /** The allowed data type a configured value names, ignoring case; `undefined` when none. */
@@ -202,13 +202,6 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
       if (numberColumns.length + dateColumns.length + textColumns.length === 0) {
         return { columns: input.columns, types: outTypes, batches: input.batches };
       }
-      const coercionFailures = ctx.report.coercionFailures;
-      const rejects = ctx.rejects;
-      const countFailure = (field: string, type: DataType, original: Value | undefined, rowNumber: number, out: Row) => {
-        coercionFailures[field] = (coercionFailures[field] ?? 0) + 1;
-        // `out` is this step's output row: no later step changes it (with rejects, steps copy a row to change it).
-        rejects?.add({ row: rowNumber, rule: type, origin: 'dataType', fields: [field], original: original === null || original === undefined ? null : String(original), values: out });
-      };
 
       const convertRow = (row: Row, rowNumber: number, inPlace: boolean): Row => {
         const out = inPlace ? row : row.slice();
@@ -218,7 +211,7 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
           const n = toNumber(original ?? null);
           if (n === undefined) {
             out[index] = null;
-            countFailure(field, 'number', original, rowNumber, out);
+            countEmptiedCell(ctx, { field, rule: 'number', origin: 'dataType', original, row: rowNumber, out });
             if (!column.decimalComma && typeof original === 'string' && DECIMAL_COMMA.test(original)) column.decimalComma = { row: rowNumber, text: original };
           } else {
             if (!column.grouped && typeof original === 'string' && isGrouped(original)) column.grouped = { row: rowNumber, text: original };
@@ -236,7 +229,7 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
           const d = toDate(v ?? null, column);
           if (d === undefined) {
             out[column.index] = null;
-            countFailure(column.field, 'date_time', v, rowNumber, out);
+            countEmptiedCell(ctx, { field: column.field, rule: 'date_time', origin: 'dataType', original: v, row: rowNumber, out });
             if (column.dayFirst && !column.otherOrder && typeof v === 'string' && slashDateOrder(v) === 'monthFirst') column.otherOrder = { row: rowNumber, text: v };
           } else out[column.index] = d;
         }

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { formatShiftedDate, parseDate, shiftIsoDateTime } from '../parse.js';
-import { eachBatch, ownsRows, type Batch, type EngineConfig, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { countEmptiedCell, eachBatch, ownsRows, type Batch, type EngineConfig, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { fieldIndex } from './map.js';
 
 /** What a unit measures; `timezone` is the seed's UTC delta. */
@@ -198,7 +198,6 @@ export const units: Step = {
   apply(input, config, ctx) {
     const conversions = plan(input, config, ctx);
     if (conversions.length === 0) return input;
-    const failures = ctx.report.coercionFailures;
     const convertBatch = (batch: Batch): Batch => {
       const inPlace = ownsRows(batch, ctx);
       const rows = batch.rows.map((row, r) => {
@@ -208,8 +207,7 @@ export const units: Step = {
           const converted = convertValue(value, c);
           if (converted !== undefined) { out[c.index] = converted; continue; }
           out[c.index] = null;
-          failures[c.field] = (failures[c.field] ?? 0) + 1;
-          ctx.rejects?.add({ row: batch.rowNumbers[r], rule: c.rule, origin: 'units', fields: [c.field], original: String(value), values: out });
+          countEmptiedCell(ctx, { field: c.field, rule: c.rule, origin: 'units', original: value, row: batch.rowNumbers[r], out });
         }
         return out;
       });
