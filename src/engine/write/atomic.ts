@@ -15,7 +15,7 @@
  * (the parallel engine's spill folder).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, statSync, type Stats } from 'node:fs';
 import { lstat, readdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -112,7 +112,7 @@ export type WriteTarget = { kind: 'file' | 'stream'; path: string };
 export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => undefined);
-  if (info && (isDeviceNamespace(absolute) || (!info.isFile() && !info.isDirectory()))) return { kind: 'stream', path: absolute };
+  if (info && streams(absolute, info)) return { kind: 'stream', path: absolute };
   return { kind: 'file', path: await followLinks(absolute) };
 }
 
@@ -120,15 +120,15 @@ export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
 export function isStreamTarget(path: string): boolean {
   const absolute = resolve(path);
   try {
-    const info = statSync(absolute);
-    return isDeviceNamespace(absolute) || (!info.isFile() && !info.isDirectory());
+    return streams(absolute, statSync(absolute));
   } catch {
     return false;
   }
 }
 
-function isDeviceNamespace(absolute: string): boolean {
-  return absolute.startsWith('/dev/') || absolute.startsWith('/proc/');
+/** Whether an existing `absolute` path is written as a stream: under /dev or /proc, or neither a regular file nor a folder. */
+function streams(absolute: string, info: Stats): boolean {
+  return absolute.startsWith('/dev/') || absolute.startsWith('/proc/') || (!info.isFile() && !info.isDirectory());
 }
 
 /** The real path of the file `path` names, following links (a dangling link's final name too), with the real path of its folder. */
