@@ -25,7 +25,8 @@ export interface JobWriteOptions {
 
 /**
  * Refuses (exit 2) a `--write` or `--schema-file` that is a file the command reads, or the other
- * output (`--write job.yaml --schema-file job.yaml`), however spelled; called before anything is read.
+ * output (`--write job.yaml --schema-file job.yaml`), however spelled, and a `--write` that exists
+ * without `--force`; called before anything is read or requested.
  */
 export async function checkJobWriteTargets(opts: JobWriteOptions, deps: Deps): Promise<void> {
   const target = opts.write !== undefined ? resolve(deps.cwd, opts.write) : undefined;
@@ -38,15 +39,14 @@ export async function checkJobWriteTargets(opts: JobWriteOptions, deps: Deps): P
   }
   const { checkDistinctFiles } = await import('./distinct-files.js');
   await checkDistinctFiles(files, deps.cwd);
-}
-
-/** Writes `body` (a job file without its modeline) to `--write` or stdout; returns the path written, if any. */
-export async function writeJobFile(body: string, opts: JobWriteOptions, deps: Deps): Promise<string | undefined> {
-  await checkJobWriteTargets(opts, deps);
-  const target = opts.write !== undefined ? resolve(deps.cwd, opts.write) : undefined;
-  if (target && existsSync(target) && !opts.force) {
+  if (target && !opts.force && existsSync(target)) {
     throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);
   }
+}
+
+/** Writes `body` (a job file without its modeline) to `--write` or stdout, once checkJobWriteTargets passed; returns the path written, if any. */
+export async function writeJobFile(body: string, opts: JobWriteOptions, deps: Deps): Promise<string | undefined> {
+  const target = opts.write !== undefined ? resolve(deps.cwd, opts.write) : undefined;
   const folder = target ? dirname(target) : deps.cwd;
   const { JOB_FILE_SCHEMA_NAME, JOB_FILE_SCHEMA_ID, jobFileJsonSchemaText } = await import('../jobfile/json-schema.js');
   let schemaPath: string;

@@ -1,5 +1,4 @@
 /** `import init <input-file or Google Sheets link>`: a job-file skeleton for an input, the engine's suggestions filled in with their confidence as comments. */
-import { existsSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Deps } from '../deps.js';
@@ -37,11 +36,8 @@ export async function init(opts: InitOptions, deps: Deps): Promise<void> {
   ];
   const writeOptions = { write: opts.write, force: Boolean(opts.force), schemaFile: opts.schemaFile, reads };
   // Before the input is read: --write over the input itself is refused even with --force.
+  // Before the input is read: nothing is analysed for a file that will not be written.
   await checkJobWriteTargets(writeOptions, deps);
-  if (target && !opts.force && existsSync(target)) {
-    // Refused before the input is read: nothing is analysed for a file that will not be written.
-    throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);
-  }
   const schema = opts.schema ? await loadSchemaFile(resolve(deps.cwd, opts.schema), deps.env) : undefined;
   const inputPath = resolve(deps.cwd, opts.input);
   let source;

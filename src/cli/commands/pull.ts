@@ -21,20 +21,17 @@ export interface PullOptions {
 
 /** Reads every resource of the job and writes the job file to stdout or `--write`. */
 export async function pull(opts: PullOptions, deps: Deps): Promise<void> {
-  const [{ fetchResources }, { readJobRecord }, { writeJobFile }] = await Promise.all([
+  const [{ fetchResources }, { readJobRecord }, { checkJobWriteTargets, writeJobFile }] = await Promise.all([
     import('../job-session.js'), import('../job-record.js'), import('../job-write.js'),
   ]);
-  if (opts.write !== undefined && !opts.force) {
-    // Refuse before any request, so nothing is read for a file that will not be written.
-    const { existsSync } = await import('node:fs');
-    const { resolve } = await import('node:path');
-    if (existsSync(resolve(deps.cwd, opts.write))) throw new UsageError(`${opts.write} already exists; pass --force to replace it, or choose another path with --write.`);
-  }
+  const writeOptions = { write: opts.write, force: opts.force, schemaFile: opts.schemaFile };
+  // Refuse before any request, so nothing is read for a file that will not be written.
+  await checkJobWriteTargets(writeOptions, deps);
   const client = await deps.client();
   const resources = await fetchResources(client, opts.jobId);
   const record = await readJobRecord(deps, opts.jobId);
   const text = await renderPulled(opts.jobId, resources, deps.now().toISOString().slice(0, 10), { record, pipeline: opts.pipeline, name: opts.name });
-  const target = await writeJobFile(text, { write: opts.write, force: opts.force, schemaFile: opts.schemaFile }, deps);
+  const target = await writeJobFile(text, writeOptions, deps);
   if (target) {
     const shown = relative(deps.cwd, target) || target;
     deps.io.status(`Wrote ${shown}; \`import run ${shown} --job ${opts.jobId}\` finds nothing to update and runs the job. Fill in input.file before starting a new job with it.`);
