@@ -132,12 +132,17 @@ export function serviceFacts(resources: JobResources, jobId: string, opts: { col
     // A service that lists no fields and suggests no mapping tells nothing about fields: unchecked.
     if (suggested.size > 0) facts.suggestedFields = { names: [...suggested], from: `the suggestions of ${from}`, byColumn };
   }
-  const sources = Object.keys(fields.columnFieldMapping ?? {});
-  if (sources.length) facts.sources = { names: sources, from: `the mapping of ${from}` };
+  facts.sources = sourcesOf(resources, `the mapping of ${from}`);
   facts.suggestedTypes = suggestedTypes(resources, `the type the service suggested for job ${jobId}`);
   const sheets = resources.sheet?.sheetSelection.sheets;
   if (sheets && sheets.length) facts.sheets = { names: sheets, from: `the workbook of ${from}` };
   return facts;
+}
+
+/** The data sources a job's mapping is keyed by (`columnFieldMapping`'s keys), when it has any. */
+function sourcesOf(resources: JobResources, from: string): KnownFacts['sources'] {
+  const names = Object.keys(resources.fields.columnFieldMapping ?? {});
+  return names.length ? { names, from } : undefined;
 }
 
 /** The data types suggested for a job's fields (each field's suggested type, else the pipeline's expected one). */
@@ -154,9 +159,7 @@ function suggestedTypes(resources: JobResources, from: string): NonNullable<Know
  * stops at the job file's line before any row is processed.
  */
 export function checkAgainstSuggestions(job: JobFile, resources: JobResources, deps: Deps): void {
-  const facts: KnownFacts = { suggestedTypes: suggestedTypes(resources, 'the type the dry run inferred from the data') };
-  const sources = Object.keys(resources.fields.columnFieldMapping ?? {});
-  if (sources.length) facts.sources = { names: sources, from: 'the input' };
+  const facts: KnownFacts = { suggestedTypes: suggestedTypes(resources, 'the type the dry run inferred from the data'), sources: sourcesOf(resources, 'the input') };
   throwProblems(checkJobFile(job, facts, shownPath(job, deps)));
 }
 

@@ -11,7 +11,7 @@ import { isMissing } from '../engine/missing.js';
 import type { InputMetadata } from '../engine/pipeline.js';
 import { SAMPLE_ROWS, type InputSource } from '../engine/types.js';
 import { ReviewRequiredError, UsageError } from '../errors.js';
-import { sameValue } from '../jobfile/translate.js';
+import { effectivePins, sameValue } from '../jobfile/translate.js';
 import type { JobFile, JobFileConfig } from '../jobfile/types.js';
 import type { IO } from './io.js';
 import type { JobInputDeps } from './job-input.js';
@@ -229,11 +229,7 @@ export async function reviewChoices(
     if (answer === 'stop') throw new ReviewRequiredError(`Review stopped; nothing was saved. Rename or remove "${column}" under config.mapping in ${file}, then review again.`);
     removed.push({ path: ['config', 'mapping', column], before: field, why: `not a column of ${inputName}` });
   }
-  if (stale.length) {
-    const mappingNow: Record<string, string | null> = {};
-    for (const [column, field] of Object.entries(job.config.mapping ?? {})) if (inputColumns.has(column)) setOwn(mappingNow, column, field);
-    job = { ...job, config: { ...job.config, mapping: mappingNow } };
-  }
+  if (stale.length) job = { ...job, config: { ...job.config, mapping: effectivePins(job.config, resources) } };
 
   // 3. The mapping: every input column, lowest confidence first.
   if (samples.note) io.status(`(${samples.note})`);

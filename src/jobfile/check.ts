@@ -53,6 +53,11 @@ function eachFieldNamed(config: JobFile['config'], visit: (path: (string | numbe
   }
 }
 
+/** A setting names a field whose column the mapping sends to `now` (another field, or null), and no column gives it. */
+function noColumnGives(section: string, name: string, column: string, now: string | null): string {
+  return `${section} names the field "${name}", but config.mapping maps the column "${column}" to ${now === null ? 'nothing' : `"${now}"`}, so no column gives "${name}"; ${now === null ? `map a column to "${name}" or remove this entry` : `name the field "${now}" here`}.`;
+}
+
 /** Every problem of the job file against the facts, located at the key that names the missing thing. */
 export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: string): JobFileProblem[] {
   const problems: JobFileProblem[] = [];
@@ -174,8 +179,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       // A suggested field whose column the file maps elsewhere: say so, and name the field it became.
       const moved = expected ? undefined : facts.suggestedFields?.byColumn?.find(([column, f]) => f === name && Object.hasOwn(config.mapping ?? {}, column));
       if (moved) {
-        const now = config.mapping![moved[0]];
-        at(path, `${section} names the field "${name}", but config.mapping maps the column "${moved[0]}" to ${now === null ? 'nothing' : `"${now}"`}, so no column gives "${name}"; ${now === null ? `map a column to "${name}" or remove this entry` : `name the field "${now}" here`}.`);
+        at(path, noColumnGives(section, name, moved[0], config.mapping![moved[0]]));
         return;
       }
       at(path, `${section} names the field "${name}", but ${whereKnown}; ${fix(name, [...known], 'fix the name or map a column to it under config.mapping', facts.fields?.from ?? facts.suggestedFields?.from)}`);
@@ -188,8 +192,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     const given = new Set(mappedFields);
     eachFieldNamed(config, (path, name, section) => {
       if (given.has(name) || !columns.has(name) || !Object.hasOwn(config.mapping!, name)) return;
-      const now = config.mapping![name];
-      at(path, `${section} names the field "${name}", but config.mapping maps the column "${name}" to ${now === null ? 'nothing' : `"${now}"`}, so no column gives "${name}"; ${now === null ? `map a column to "${name}" or remove this entry` : `name the field "${now}" here`}.`);
+      at(path, noColumnGives(section, name, name, config.mapping![name]));
     });
   }
 
