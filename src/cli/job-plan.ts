@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { JobResources } from '../contract/index.js';
+import type { JobConfig, JobResources } from '../contract/index.js';
 import { ApiError, NetworkError, printable, ReviewRequiredError, UsageError } from '../errors.js';
 import type { EmptyField } from '../jobfile/check.js';
 import { diffConfig, formatDiff, needsReview, showValue, type DiffEntry } from '../jobfile/diff.js';
@@ -90,6 +90,7 @@ export async function openPlanSession(
 export async function buildPlan(job: JobFile, jobId: string, resources: JobResources, minConfidence: number | undefined, deps: Deps, opts: { lenient?: boolean } = {}): Promise<Plan> {
   const [{ desiredBodies }, { requiredFieldsWithoutColumn }] = await Promise.all([import('../jobfile/translate.js'), import('../jobfile/check.js')]);
   const entries = diffConfig(job.config, resources, minConfidence);
+  const bodies = desiredBodies(job.config, resources);
   const plan: Plan = {
     version: 1,
     jobId,
@@ -98,9 +99,9 @@ export async function buildPlan(job: JobFile, jobId: string, resources: JobResou
     entries,
     updates: plannedUpdates(job, resources),
     needsReview: needsReview(entries),
-    emptyFields: requiredFieldsWithoutColumn(desiredBodies(job.config, resources), resources.fields),
+    emptyFields: requiredFieldsWithoutColumn(bodies, resources.fields),
   };
-  if (hasLocalInput(job)) Object.assign(plan, await predictEffect(job, resources, deps, opts.lenient));
+  if (hasLocalInput(job)) Object.assign(plan, await predictEffect(job, resources, bodies, deps, opts.lenient));
   return plan;
 }
 
@@ -112,7 +113,7 @@ function hasLocalInput(job: JobFile): boolean {
 }
 
 /** Runs the job file's configuration over the service's suggestions through the engine, writing nothing. */
-async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, lenient = false): Promise<Pick<Plan, 'dataEffect' | 'firstRejects'>> {
+async function predictEffect(job: JobFile, resources: JobResources, bodies: Required<JobConfig>, deps: Deps, lenient = false): Promise<Pick<Plan, 'dataEffect' | 'firstRejects'>> {
   const [{ runJob }, { desiredBodies, schemaFromResources }, { openJobInput }, { firstRejects }, { checkUnit }] = await Promise.all([
     import('../engine/pipeline.js'), import('../jobfile/translate.js'), import('./job-input.js'), import('../engine/rejects.js'),
     import('../engine/steps/units.js'),
@@ -122,7 +123,7 @@ async function predictEffect(job: JobFile, resources: JobResources, deps: Deps, 
   // "unit strings other than UTC deltas: not shown"): one the engine does not know is left out of
   // the prediction, said so, rather than refused as if the user had written it.
   const leftOut = new Set<string>();
-  for (const [field, u] of Object.entries(desiredBodies(job.config, resources).units.fieldUnitConversions)) {
+  for (const [field, u] of Object.entries(bodies.units.fieldUnitConversions)) {
     if (Object.hasOwn(job.config.units ?? {}, field) || checkUnit(u.from, u.to) === undefined) continue;
     leftOut.add(field);
     deps.io.status(`The data effect leaves out the service's suggested unit conversion of ${printable(field)} (${printable(String(u.from))} to ${printable(String(u.to))}), which the embedded engine cannot apply; the service applies it.`);
