@@ -269,7 +269,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       server.closeAllConnections();
       loop.disable();
-      if (isTemporary) await rm(dataDir, { recursive: true, force: true });
       removeTemporary();
     })();
     return closing;
