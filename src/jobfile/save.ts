@@ -58,7 +58,8 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
   const order: readonly string[] = CONFIG_KEYS;
   leaves.sort((a, b) => order.indexOf(a.path[1]) - order.indexOf(b.path[1]));
   // A mapping keyed by its source name (jobfile.md) is edited under that name.
-  const source = keyedMappingSource(text);
+  let doc: Document | undefined = parseDocument(text, { uniqueKeys: false });
+  const source = keyedMappingSource(doc);
   if (source !== undefined) {
     const under = (path: string[]) => (path[0] === 'config' && path[1] === 'mapping' && path.length > 2 ? ['config', 'mapping', source, ...path.slice(2)] : path);
     for (const leaf of leaves) leaf.path = under(leaf.path);
@@ -67,7 +68,11 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 
   let out = text;
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
-  for (const leaf of leaves) out = fillCommentedLine(out, leaf.path, leaf.value) ?? setPath(out, leaf.path, leaf.value, where, env);
+  for (const leaf of leaves) {
+    doc ??= parseDocument(out, { uniqueKeys: false });
+    const next = fillCommentedLine(out, doc, leaf.path, leaf.value) ?? setPath(out, doc, leaf.path, leaf.value, where, env);
+    if (next !== out) { out = next; doc = undefined; }
+  }
   for (const path of remove) out = deletePath(out, path);
   // `init`'s note that a required field has no column is answered once a column is mapped to it.
   for (const field of Object.values(choices.mapping ?? {})) {
@@ -88,8 +93,7 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 }
 
 /** The source name of a `config.mapping` keyed by source (`customers.csv: {First: full_name}`), else undefined. */
-function keyedMappingSource(text: string): string | undefined {
-  const doc = parseDocument(text, { uniqueKeys: false });
+function keyedMappingSource(doc: Document): string | undefined {
   const config = doc.get('config', true);
   const mapping = isMap(config) ? config.get('mapping', true) : undefined;
   if (!isMap(mapping) || mapping.items.length !== 1) return undefined;
@@ -97,9 +101,8 @@ function keyedMappingSource(text: string): string | undefined {
   return isMap(only.value) && isScalar(only.key) ? String(only.key.value) : undefined;
 }
 
-/** Sets one path (`['config', 'mapping', 'Tel']`) in the text, touching only the bytes that must change. */
-function setPath(text: string, path: string[], value: unknown, where: string, env: NodeJS.ProcessEnv): string {
-  const doc = parseDocument(text, { uniqueKeys: false });
+/** Sets one path (`['config', 'mapping', 'Tel']`) in the text (`doc` is its parse), touching only the bytes that must change. */
+function setPath(text: string, doc: Document, path: string[], value: unknown, where: string, env: NodeJS.ProcessEnv): string {
   if (doc.errors.length) throw new UsageError(`${where} is not valid YAML (${doc.errors[0].message}); fix it and save again.`);
   const nl = text.includes('\r\n') ? '\r\n' : '\n';
   const unit = indentUnit(doc.contents, text);
@@ -129,8 +132,7 @@ const INIT_VALUE_COMMENT = /^[ \t]*#[ \t]*(suggested, confidence [0-9.]+|no fiel
  * so the key sits where it was suggested and the question it asked goes with it. Undefined when
  * the key is already in the map or there is no such line.
  */
-function fillCommentedLine(text: string, path: string[], value: unknown): string | undefined {
-  const doc = parseDocument(text, { uniqueKeys: false });
+function fillCommentedLine(text: string, doc: Document, path: string[], value: unknown): string | undefined {
   const parent = findPath(doc, path.slice(0, -1));
   if (!isMap(parent) || parent.flow || parent.items.some((p) => keyOf(p) === path[path.length - 1])) return undefined;
   // The parent's own key line (or the top of the file): the region is the lines indented under it.
@@ -198,7 +200,7 @@ function deletePath(text: string, path: string[]): string {
     if (valueRange && text[valueRange[1] - 1] === '\n') end = valueRange[1] - 1;
     out = splice(text, start, end === -1 ? text.length : end + 1, '');
   }
-  if (parent.items.length === 1 && !parent.flow) out = setPath(out, path.slice(0, -1), {}, 'the job file', {});
+  if (parent.items.length === 1 && !parent.flow) out = setPath(out, parseDocument(out, { uniqueKeys: false }), path.slice(0, -1), {}, 'the job file', {});
   return out;
 }
 
