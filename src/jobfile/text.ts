@@ -3,6 +3,7 @@
  * it); other bytes are refused, never decoded with U+FFFD in their place, which would change a
  * job name or an output file name in silence (`café` in Latin-1 became `caf\uFFFD.csv`).
  */
+import { Buffer, isUtf8 } from 'node:buffer';
 import type { JobFileProblem } from '../errors.js';
 
 /**
@@ -41,32 +42,17 @@ function wideEncoding(bytes: Uint8Array): string | undefined {
   return 'UTF-16';
 }
 
-/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or undefined. */
+/**
+ * The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or undefined:
+ * where the decoder's first replacement character is that is not a U+FFFD written in the file.
+ */
 function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
-  const n = bytes.length;
-  let i = 0;
-  while (i < n) {
-    const b = bytes[i];
-    if (b < 0x80) { i++; continue; }
-    let need: number;
-    let min: number;
-    let max = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
-    else if (b === 0xe0) { need = 2; min = 0xa0; }
-    else if (b === 0xed) { need = 2; min = 0x80; max = 0x9f; } // no UTF-16 surrogates
-    else if (b >= 0xe1 && b <= 0xef) { need = 2; min = 0x80; }
-    else if (b === 0xf0) { need = 3; min = 0x90; }
-    else if (b === 0xf4) { need = 3; min = 0x80; max = 0x8f; } // nothing past U+10FFFF
-    else if (b >= 0xf1 && b <= 0xf3) { need = 3; min = 0x80; }
-    else return i;
-    // The second byte's range depends on the first (overlong forms, surrogates); the rest are 80-BF.
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      const lo = k === 1 ? min : 0x80;
-      const hi = k === 1 ? max : 0xbf;
-      if (c === undefined || c < lo || c > hi) return i;
-    }
-    i += need + 1;
+  if (isUtf8(bytes)) return undefined;
+  const text = new TextDecoder('utf-8').decode(bytes);
+  for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
+    // The characters before it decoded from valid bytes, so their UTF-8 length is its offset.
+    const offset = Buffer.byteLength(text.slice(0, at), 'utf8');
+    if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) return offset;
   }
   return undefined;
 }

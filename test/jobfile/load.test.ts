@@ -253,6 +253,11 @@ describe('the bytes of a job or schema file', () => {
     }
   });
 
+  it('passes over a U+FFFD written in the file to the first byte that is not UTF-8', async () => {
+    await writeFile(join(dir, 'job.yaml'), Buffer.concat([Buffer.from('version: 1\nname: "\uFFFD\uFFFD-'), Buffer.from([0x80]), Buffer.from('"\n')]));
+    expect((await loadError('job.yaml')).message).toMatch(/^job\.yaml:2:11: the job file is not UTF-8 text: byte 0x80 here/);
+  });
+
   it('names UTF-32 by its byte order mark, and reads a UTF-8 byte order mark as UTF-8', async () => {
     await writeFile(join(dir, 'job.yaml'), Buffer.from([0xff, 0xfe, 0, 0, 0x76, 0, 0, 0]));
     expect((await loadError('job.yaml')).message).toBe('job.yaml:1:1: the job file is UTF-32 (little-endian) text, not UTF-8; save it as UTF-8 (most editors offer the encoding under "Save As").');
