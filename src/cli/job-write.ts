@@ -101,3 +101,12 @@ export function modeline(schemaPath: string, jobFolder: string): string {
   const shown = portable ? (rel.startsWith('.') ? rel : `./${rel}`) : schemaPath;
   return `# yaml-language-server: $schema=${shown.split(sep).join('/')}`;
 }
+
+/**
+ * Styles a new job file's `schema` block as jobfile.md writes it: each list and field map on one
+ * line, and each row-dropping rule on its own line.
+ */
+export function flowSchemaLists(schemaNode: any): void {
+  for (const item of schemaNode.items) if (item.value?.items && item.key.value !== 'rowDropping') item.value.flow = true;
+  for (const rule of schemaNode.get('rowDropping', true)?.items ?? []) rule.flow = true;
+}

@@ -3,7 +3,7 @@
  * bodies. Job files, command-line flags and the engine all go through here, so a dry run, the
  * local service and the real service always see the same configuration.
  */
-import type { CombiningConfig, JobConfig, JobResources, PivotConfig } from '../contract/index.js';
+import type { CombiningConfig, JobConfig, JobResources, PipelineSchema, PivotConfig } from '../contract/index.js';
 import { entriesInOrder, orderedObject, setOwn } from '../contract/json.js';
 import { currentBodies, rulesMap, sameValue, sourceNames } from '../contract/translate.js';
 import type { JobFileConfig } from './types.js';
@@ -196,3 +196,21 @@ export function configFromResources(current: JobResources): JobFileConfig {
   return config;
 }
 
+
+/**
+ * A job file's `schema` block (jobfile.md) from a pipeline schema (a schema file's, or the one the
+ * service's reads describe): members in the format's order, empty ones left out; field-keyed
+ * members are Maps, so every field name keeps its order (`"1962"`, `__proto__` included).
+ */
+export function schemaToJobFile(schema: PipelineSchema): Map<string, unknown> {
+  const block = new Map<string, unknown>();
+  if (schema.expectedFields.length) block.set('expectedFields', schema.expectedFields);
+  if (schema.optionalFields.length) block.set('optionalFields', schema.optionalFields);
+  for (const [key, value] of [['fieldDataTypes', schema.fieldDataTypes], ['fieldUnits', schema.fieldUnits], ['imputeMethods', schema.imputeMethods]] as const) {
+    const entries = entriesInOrder(value as Record<string, unknown>);
+    if (entries.length) block.set(key, new Map(entries));
+  }
+  // Back to the job file's own shape (`fields`, not the seed's `methodConfig.fields`).
+  if (schema.rowDropping.length) block.set('rowDropping', schema.rowDropping.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] })));
+  return block;
+}

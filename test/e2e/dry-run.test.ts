@@ -313,6 +313,15 @@ describe('import init', () => {
     expect(run.exitCode).toBe(0);
   });
 
+  it('copies the schema file in its own field order, leaving empty members out, as pull writes it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'init-schema-'));
+    await writeFile(join(dir, 'years.csv'), 'name,1962,1963\nx,1,2\n');
+    await writeFile(join(dir, 'schema.yaml'), 'id: pl_years\nexpectedFields: [name, "1962", "1963"]\nfieldDataTypes: {name: rich_text, "1962": number, "1963": number}\nimputeMethods: {}\n');
+    const r = await runCli(['init', join(dir, 'years.csv'), '--schema', join(dir, 'schema.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.slice(r.stdout.indexOf('\nschema:'))).toBe('\nschema:\n  expectedFields: [ name, "1962", "1963" ]\n  fieldDataTypes: { name: rich_text, "1962": number, "1963": number }\n');
+  });
+
   it('prints to stdout without --write', async () => {
     const r = await runCli(['init', join(examples, 'pivot', 'metrics.csv')]);
     expect(r.exitCode).toBe(0);

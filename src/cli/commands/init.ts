@@ -73,7 +73,7 @@ export async function renderSkeleton(o: {
   /** The sheet was chosen with --sheet rather than suggested. */
   isSheetChosen?: boolean;
 }): Promise<string> {
-  const YAML = await import('yaml');
+  const [YAML, { schemaToJobFile }, { flowSchemaLists }] = await Promise.all([import('yaml'), import('../../jobfile/translate.js'), import('../job-write.js')]);
   const { resources } = o;
   // Maps, not objects: column and field names are the user's (`__proto__`, "1962"), in column order.
   const mapping = new Map<string, string | null>();
@@ -105,9 +105,8 @@ export async function renderSkeleton(o: {
   job.config = config;
   job.review = { minConfidence: REVIEW_BAR };
   if (o.schema) {
-    // Back to the job file's own shape (`fields`, not the seed's `methodConfig.fields`).
-    const { id: _id, rowDropping, ...rest } = o.schema;
-    job.schema = { ...rest, rowDropping: rowDropping.map((r) => ({ method: r.method, fields: r.methodConfig.fields })) };
+    const schema = schemaToJobFile(o.schema);
+    if (schema.size) job.schema = schema;
   }
   const doc = new YAML.Document(job);
   doc.commentBefore = ` Job file for ${o.googleSheet ? `the Google Sheet "${sheet?.selected}"` : basename(o.inputRef)}, written by \`import init\` on ${o.today}.\n Suggestions are filled in with their confidence; those under the review bar stay as\n comments until confirmed with \`import review <this file> --save\`. Edit what is wrong,\n then \`import dry-run <this file>\` shows the result. Format: jobfile.md (version 1).`;
@@ -164,14 +163,8 @@ export async function renderSkeleton(o: {
   }
   const reviewNode = doc.get('review', true) as any;
   reviewNode.commentBefore = ' suggestions the file does not pin need review when under this confidence (exit 5 in CI)';
-  // Short lists and maps of the schema read best on one line, as in jobfile.md.
   const schemaNode = doc.get('schema', true) as any;
-  if (schemaNode) {
-    YAML.visit(schemaNode, {
-      Seq(_, node) { node.flow = true; },
-      Map(_, node, path) { if (path.length > 2) node.flow = true; },
-    });
-  }
+  if (schemaNode) flowSchemaLists(schemaNode);
   return doc.toString({ lineWidth: 0 });
 }
 

@@ -1,7 +1,7 @@
 /** `import pull <jobId> [--write PATH]`: a job file that reproduces a job's current configuration. */
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
-import type { JobResources, PipelineSchema } from '../../contract/index.js';
+import type { JobResources } from '../../contract/index.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { parseJobId } from '../flags.js';
@@ -47,8 +47,8 @@ export interface PullContext { record?: JobRecord; pipeline?: string; name?: str
  * type, and every configured resource, confidence as comments.
  */
 export async function renderPulled(jobId: string, resources: JobResources, today: string, context: PullContext = {}): Promise<string> {
-  const [YAML, { configFromResources, schemaFromResources }, { describeInput, START_OPTIONS }, { entriesInOrder }] = await Promise.all([
-    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../../contract/json.js'),
+  const [YAML, { configFromResources, schemaFromResources, schemaToJobFile }, { describeInput, START_OPTIONS }, { flowSchemaLists }] = await Promise.all([
+    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../job-write.js'),
   ]);
   const { record } = context;
   const config = configFromResources(resources);
@@ -78,7 +78,7 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   const scripts = resources.scripts.preColumnMapping ?? [];
   if (scripts.length) job.scripts = { preColumnMapping: [...scripts] };
   job.config = config;
-  const schema = schemaBlock(schemaFromResources(resources), entriesInOrder);
+  const schema = schemaToJobFile(schemaFromResources(resources));
   if (schema.size) job.schema = schema;
   const doc = new YAML.Document(job);
   doc.commentBefore = ` Configuration of job ${jobId}, written by \`import pull\` on ${today}.\n`
@@ -117,27 +117,9 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   if (schemaNode) {
     schemaNode.commentBefore = ' What the pipeline expects, as the service\'s reads give it: dry-run and plan apply its preset row dropping\n'
       + ' and expected types as the service does. Keep it in step with the pipeline; the service\'s own values count for plan and run.';
-    for (const item of schemaNode.items) if (item.value?.items && item.key.value !== 'rowDropping') item.value.flow = true;
-    for (const rule of (schemaNode.get('rowDropping', true) as any)?.items ?? []) rule.flow = true;
+    flowSchemaLists(schemaNode);
   }
   return doc.toString({ lineWidth: 0 });
-}
-
-/**
- * A job file's `schema` block (jobfile.md) from the pipeline the reads describe, members in the
- * format's order, empty ones left out; field-keyed members are Maps, so every field name keeps
- * its order (`"1962"`, `__proto__` included).
- */
-function schemaBlock(schema: PipelineSchema, entriesInOrder: <T>(o: Record<string, T>) => [string, T][]): Map<string, unknown> {
-  const block = new Map<string, unknown>();
-  if (schema.expectedFields.length) block.set('expectedFields', schema.expectedFields);
-  if (schema.optionalFields.length) block.set('optionalFields', schema.optionalFields);
-  for (const [key, value] of [['fieldDataTypes', schema.fieldDataTypes], ['fieldUnits', schema.fieldUnits], ['imputeMethods', schema.imputeMethods]] as const) {
-    const entries = entriesInOrder(value as Record<string, unknown>);
-    if (entries.length) block.set(key, new Map(entries));
-  }
-  if (schema.rowDropping.length) block.set('rowDropping', schema.rowDropping.map((r) => ({ method: r.method, fields: [...r.methodConfig.fields] })));
-  return block;
 }
 
 /** The `pull` command. */
