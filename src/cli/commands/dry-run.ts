@@ -46,7 +46,9 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, rejectsFormat: rejectsAs, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
-  let applied: ReturnType<typeof desiredBodies> | undefined;
+  // What the job file changes and the required fields left without a column: worked out once, from the suggestions.
+  let entries: ReturnType<typeof diffConfig> = [];
+  let emptyFields: ReturnType<typeof requiredFieldsWithoutColumn> = [];
   const result = await runJob({
     input,
     schema: job.schema,
@@ -61,15 +63,11 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     configure: (resources) => {
       // What only the data tells (a fill value or a conversion that does not fit an inferred type) stops at the job file's line.
       checks.checkAgainstSuggestions(job, resources, deps);
-      applied = desiredBodies(job.config, resources);
+      const applied = desiredBodies(job.config, resources);
+      entries = diffConfig(job.config, resources, minConfidence);
+      emptyFields = requiredFieldsWithoutColumn(applied, resources.fields);
       // As `run` does before it updates or runs anything; here, before a row is written.
-      if (gates && !opts.gate?.yes) {
-        gates.checkReviewGate({
-          needsReview: needsReview(diffConfig(job.config, resources, minConfidence)),
-          emptyFields: requiredFieldsWithoutColumn(applied, resources.fields),
-          minConfidence,
-        }, job);
-      }
+      if (gates && !opts.gate?.yes) gates.checkReviewGate({ needsReview: needsReview(entries), emptyFields, minConfidence }, job);
       return applied;
     },
     output: { path: out, format },
@@ -101,7 +99,6 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   }
   await extras.finish();
   // Never an empty column in silence: a required field with no column is said, here and in the report.
-  const emptyFields = applied ? requiredFieldsWithoutColumn(applied, result.resources.fields) : [];
   const warnings = emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`);
   const report = { ...result.report, warnings: [...result.report.warnings, ...warnings] };
   const jobId = 'dry-run';
@@ -112,7 +109,6 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
       report,
     }, extras.jsonRejectLines?.());
   }
-  const entries = diffConfig(job.config, result.resources, minConfidence);
   const diff = formatDiff(entries, { showAccepted: true });
   if (opts.report) {
     await writeHtmlReport(resolve(deps.cwd, opts.report), {
