@@ -104,6 +104,12 @@ export interface RequestOptions extends CallOptions {
   raw?: RawBody;
   /** Whether repeating the call is harmless (GETs and whole-resource updates; never start or run). */
   retry: boolean;
+  /**
+   * For a call that is not repeated because it changes the service (start, run): what it may have
+   * done there when it was sent but no answer came (a broken connection, a timeout), and how to
+   * check; said in place of "try again", so that the user does not repeat it blindly.
+   */
+  unanswered?: string;
   expect?: Expect;
 }
 
@@ -325,11 +331,13 @@ export class ImportClient {
       if (error instanceof ApiError) throw error;
       if (timedOut) {
         this.verbose(`< timed out after ${timeoutMs} ms: ${o.method} ${url}`);
-        throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
+        const outcome = o.unanswered !== undefined ? ` with no answer; ${this.redact(o.unanswered)}` : '';
+        throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms${outcome}; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
       }
       if (o.signal?.aborted) throw error;
       this.verbose(`< failed: ${o.method} ${url}: ${this.redact(describeNetworkError(error))}`);
-      throw new NetworkError(networkMessage(error, o.method, url, this.origin), { cause: error });
+      const unanswered = o.unanswered !== undefined ? this.redact(o.unanswered) : undefined;
+      throw new NetworkError(networkMessage(error, o.method, url, this.origin, unanswered), { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -499,8 +507,13 @@ function describeNetworkError(error: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-/** One sentence for a failed connection, with the likely fix. */
-function networkMessage(error: unknown, method: string, url: string, origin: string): string {
+/**
+ * One sentence for a failed connection, with the likely fix. A connection that broke, or a failure
+ * we do not know, may come after the request reached the service: then `unanswered` (what the call
+ * may have done there, RequestOptions) is said instead of "try again". A connection never made
+ * (refused, no such host, TLS) sent nothing.
+ */
+function networkMessage(error: unknown, method: string, url: string, origin: string, unanswered?: string): string {
   const code = errorCode(error);
   switch (code) {
     case 'ECONNREFUSED':
@@ -512,6 +525,7 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
+      if (unanswered !== undefined) return `The connection to ${origin} broke during ${method} ${url} (${code}) before an answer came; ${unanswered}.`;
       return `The connection to ${origin} broke during ${method} ${url} (${code}); the service closed it, try again or check the service's logs.`;
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
@@ -537,7 +551,7 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `The TLS certificate of ${origin} is for another host name; check the host in --base-url.`;
     default:
-      return `The request ${method} ${url} failed: ${describeNetworkError(error)}.`;
+      return `The request ${method} ${url} failed: ${describeNetworkError(error)}${unanswered !== undefined ? `; ${unanswered}` : ''}.`;
   }
 }
 
