@@ -267,7 +267,7 @@ export class ImportClient {
           continue;
         }
       }
-      return { status: answer.status, body: this.judge<T>(answer, url, o), url };
+      return { status: answer.status, body: this.judge<T>(answer, path, url, o), url };
     }
   }
 
@@ -344,7 +344,7 @@ export class ImportClient {
   }
 
   /** Turns an answer into a value or the error class of its status. */
-  private judge<T>(answer: Answer, url: string, o: RequestOptions): T {
+  private judge<T>(answer: Answer, path: string, url: string, o: RequestOptions): T {
     const { status, text } = answer;
     const where = `${o.method} ${url}`;
     if (status >= 200 && status < 300) {
@@ -364,6 +364,12 @@ export class ImportClient {
       }
     }
     const statusText = `${status}${STATUS_CODES[status] ? ' ' + STATUS_CODES[status] : ''}`;
+    const location = header(answer.headers, 'location');
+    if (status >= 300 && status < 400 && location !== undefined && location.trim() !== '') {
+      // Redirects are not followed: the key would go to wherever the answer points. Its target
+      // is named (without what may be credentials) so that the user can fix the base URL.
+      throw new ApiError(this.redact(redirectMessage(where, statusText, location, url, API_PREFIX + path)), status);
+    }
     const service = serviceMessage(text, String(header(answer.headers, 'content-type') ?? ''));
     const said = service ? `: ${this.redact(service)}` : '';
     if (status === 401 || status === 403) {
@@ -394,6 +400,42 @@ export class ImportClient {
 /** A duration for people: `60 s`, `1.5 s`. */
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * Where a redirect points, for a message: its Location resolved against the request's URL, without
+ * user name, password, query or fragment (they may hold credentials or tokens); undefined when it
+ * is not a URL.
+ */
+export function redirectTarget(location: string, from: string): URL | undefined {
+  let target: URL;
+  try {
+    target = new URL(location.trim(), from);
+  } catch {
+    return undefined;
+  }
+  target.username = '';
+  target.password = '';
+  target.search = '';
+  target.hash = '';
+  return target;
+}
+
+/**
+ * One sentence for a redirect we do not follow: its status and target, and the base URL to use
+ * when the target is the same API path under another root (`apiPath`: the prefix and the call's path).
+ */
+function redirectMessage(where: string, statusText: string, location: string, url: string, apiPath: string): string {
+  const target = redirectTarget(location, url);
+  if (!target) {
+    const bare = location.replace(/[?#].*$/s, '').replace(/^([^:/?#]*:)?\/\/[^/]*@/, '$1//');
+    return `The service answered ${where} with ${statusText} to a Location that is not a URL ("${snippet(bare)}"), which this tool does not follow; check --base-url.`;
+  }
+  const shown = printable(target.href);
+  const fix = target.pathname.endsWith(apiPath)
+    ? `if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to ${printable(target.origin + target.pathname.slice(0, -apiPath.length))}`
+    : "check --base-url: it must be the service's root URL";
+  return `The service answered ${where} with ${statusText} to ${shown}, which this tool does not follow; ${fix}.`;
 }
 
 /** One sentence for an answer a read cannot use: the endpoint and the member. */

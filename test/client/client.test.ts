@@ -289,6 +289,28 @@ describe('ImportClient errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('names a redirect\'s target without credentials or query, does not follow it, and gives the base URL it implies (exit 1)', async () => {
+    server.on('GET /fields/J1', { status: 301, headers: { location: 'https://user:pw@imports.example.com/v2/public/client-side/v1/fields/J1?token=s3cret#x' }, body: '<html>Moved</html>' });
+    const error = await client().fields.get('J1').catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.exitCode).toBe(1);
+    expect(error.status).toBe(301);
+    expect(error.message).toBe(`The service answered GET ${server.url}/public/client-side/v1/fields/J1 with 301 Moved Permanently to https://imports.example.com/v2/public/client-side/v1/fields/J1, which this tool does not follow; if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to https://imports.example.com/v2.`);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('resolves a relative Location, and names a target that is not the API path with "check --base-url"', async () => {
+    server.on('POST /start', { status: 308, headers: { location: '/api/public/client-side/v1/start' } });
+    const moved = await client().start.send({ form: { jsonData: [{ a: 1 }] } }).catch((e) => e);
+    expect(moved.message).toBe(`The service answered POST ${server.url}/public/client-side/v1/start with 308 Permanent Redirect to ${server.url}/api/public/client-side/v1/start, which this tool does not follow; if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to ${server.url}/api.`);
+    server.on('GET /scripts/J1', { status: 302, headers: { location: 'https://sso.example.com/login?next=%2Fscripts&session=abc' } });
+    const login = await client().scripts.get('J1').catch((e) => e);
+    expect(login.message).toBe(`The service answered GET ${server.url}/public/client-side/v1/scripts/J1 with 302 Found to https://sso.example.com/login, which this tool does not follow; check --base-url: it must be the service's root URL.`);
+    server.on('GET /units/J1', { status: 302, headers: { location: 'http://u:p@[bad?t=1' } });
+    const bad = await client().units.get('J1').catch((e) => e);
+    expect(bad.message).toBe(`The service answered GET ${server.url}/public/client-side/v1/units/J1 with 302 Found to a Location that is not a URL ("http://[bad"), which this tool does not follow; check --base-url.`);
+  });
+
   it('removes the API key from service messages that echo it', async () => {
     server.on('GET /fields/J1', { status: 401, body: { error: { message: 'key sk-test-0123456789 revoked' } } });
     const error = await client().fields.get('J1').catch((e) => e);

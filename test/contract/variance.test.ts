@@ -672,6 +672,17 @@ describe.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !
 });
 
 describe('base URL', () => {
+  it('names the target of a redirect (no credentials, no query) and the base URL it implies, without following it (exit 1)', async () => {
+    const jobId = 'V-redirect';
+    const moved = `https://user:pw@imports.example.com/root/public/client-side/v1/scripts/${jobId}?key=${KEY}&t=1`;
+    server.on(`GET /scripts/${jobId}`, { status: 301, headers: { location: moved }, body: 'Moved' });
+    const res = await cli(['scripts', 'get', jobId]);
+    expectClean(res, 1, jobId);
+    expect(res.stderr).toBe(`error: The service answered GET ${server.url}/public/client-side/v1/scripts/${jobId} with 301 Moved Permanently to https://imports.example.com/root/public/client-side/v1/scripts/${jobId}, which this tool does not follow; if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to https://imports.example.com/root.\n`);
+    expect(res.stderr).not.toContain(KEY);
+    expect(requestsOf(jobId)).toHaveLength(1);
+  });
+
   it('takes a base URL copied with the seed\'s /public/client-side/v1 prefix as the service root', async () => {
     const res = await runCli(['scripts', 'get', 'V-base', '--base-url', `${server.url}/public/client-side/v1/`, '--api-key', KEY], { cwd: dir });
     expectClean(res, 0, 'V-base');
