@@ -104,6 +104,12 @@ export interface RequestOptions extends CallOptions {
   raw?: RawBody;
   /** Whether repeating the call is harmless (GETs and whole-resource updates; never start or run). */
   retry: boolean;
+  /**
+   * For a call that is not repeated because it changes the service (start, run): what it may have
+   * done there when it was sent but no answer came (a broken connection, a timeout), and how to
+   * check; said in place of "try again", so that the user does not repeat it blindly.
+   */
+  unanswered?: string;
   expect?: Expect;
 }
 
@@ -261,7 +267,7 @@ export class ImportClient {
           continue;
         }
       }
-      return { status: answer.status, body: this.judge<T>(answer, url, o), url };
+      return { status: answer.status, body: this.judge<T>(answer, path, url, o), url };
     }
   }
 
@@ -325,18 +331,20 @@ export class ImportClient {
       if (error instanceof ApiError) throw error;
       if (timedOut) {
         this.verbose(`< timed out after ${timeoutMs} ms: ${o.method} ${url}`);
-        throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
+        const outcome = o.unanswered !== undefined ? ` with no answer; ${this.redact(o.unanswered)}` : '';
+        throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms${outcome}; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
       }
       if (o.signal?.aborted) throw error;
       this.verbose(`< failed: ${o.method} ${url}: ${this.redact(describeNetworkError(error))}`);
-      throw new NetworkError(networkMessage(error, o.method, url, this.origin), { cause: error });
+      const unanswered = o.unanswered !== undefined ? this.redact(o.unanswered) : undefined;
+      throw new NetworkError(networkMessage(error, o.method, url, this.origin, unanswered), { cause: error });
     } finally {
       clearTimeout(timer);
     }
   }
 
   /** Turns an answer into a value or the error class of its status. */
-  private judge<T>(answer: Answer, url: string, o: RequestOptions): T {
+  private judge<T>(answer: Answer, path: string, url: string, o: RequestOptions): T {
     const { status, text } = answer;
     const where = `${o.method} ${url}`;
     if (status >= 200 && status < 300) {
@@ -356,6 +364,12 @@ export class ImportClient {
       }
     }
     const statusText = `${status}${STATUS_CODES[status] ? ' ' + STATUS_CODES[status] : ''}`;
+    const location = header(answer.headers, 'location');
+    if (status >= 300 && status < 400 && location !== undefined && location.trim() !== '') {
+      // Redirects are not followed: the key would go to wherever the answer points. Its target
+      // is named (without what may be credentials) so that the user can fix the base URL.
+      throw new ApiError(this.redact(redirectMessage(where, statusText, location, url, API_PREFIX + path)), status);
+    }
     const service = serviceMessage(text, String(header(answer.headers, 'content-type') ?? ''));
     const said = service ? `: ${this.redact(service)}` : '';
     if (status === 401 || status === 403) {
@@ -386,6 +400,42 @@ export class ImportClient {
 /** A duration for people: `60 s`, `1.5 s`. */
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * Where a redirect points, for a message: its Location resolved against the request's URL, without
+ * user name, password, query or fragment (they may hold credentials or tokens); undefined when it
+ * is not a URL.
+ */
+export function redirectTarget(location: string, from: string): URL | undefined {
+  let target: URL;
+  try {
+    target = new URL(location.trim(), from);
+  } catch {
+    return undefined;
+  }
+  target.username = '';
+  target.password = '';
+  target.search = '';
+  target.hash = '';
+  return target;
+}
+
+/**
+ * One sentence for a redirect we do not follow: its status and target, and the base URL to use
+ * when the target is the same API path under another root (`apiPath`: the prefix and the call's path).
+ */
+function redirectMessage(where: string, statusText: string, location: string, url: string, apiPath: string): string {
+  const target = redirectTarget(location, url);
+  if (!target) {
+    const bare = location.replace(/[?#].*$/s, '').replace(/^([^:/?#]*:)?\/\/[^/]*@/, '$1//');
+    return `The service answered ${where} with ${statusText} to a Location that is not a URL ("${snippet(bare)}"), which this tool does not follow; check --base-url.`;
+  }
+  const shown = printable(target.href);
+  const fix = target.pathname.endsWith(apiPath)
+    ? `if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to ${printable(target.origin + target.pathname.slice(0, -apiPath.length))}`
+    : "check --base-url: it must be the service's root URL";
+  return `The service answered ${where} with ${statusText} to ${shown}, which this tool does not follow; ${fix}.`;
 }
 
 /** One sentence for an answer a read cannot use: the endpoint and the member. */
@@ -499,8 +549,13 @@ function describeNetworkError(error: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-/** One sentence for a failed connection, with the likely fix. */
-function networkMessage(error: unknown, method: string, url: string, origin: string): string {
+/**
+ * One sentence for a failed connection, with the likely fix. A connection that broke, or a failure
+ * we do not know, may come after the request reached the service: then `unanswered` (what the call
+ * may have done there, RequestOptions) is said instead of "try again". A connection never made
+ * (refused, no such host, TLS) sent nothing.
+ */
+function networkMessage(error: unknown, method: string, url: string, origin: string, unanswered?: string): string {
   const code = errorCode(error);
   switch (code) {
     case 'ECONNREFUSED':
@@ -512,6 +567,7 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
+      if (unanswered !== undefined) return `The connection to ${origin} broke during ${method} ${url} (${code}) before an answer came; ${unanswered}.`;
       return `The connection to ${origin} broke during ${method} ${url} (${code}); the service closed it, try again or check the service's logs.`;
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
@@ -537,7 +593,7 @@ function networkMessage(error: unknown, method: string, url: string, origin: str
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `The TLS certificate of ${origin} is for another host name; check the host in --base-url.`;
     default:
-      return `The request ${method} ${url} failed: ${describeNetworkError(error)}.`;
+      return `The request ${method} ${url} failed: ${describeNetworkError(error)}${unanswered !== undefined ? `; ${unanswered}` : ''}.`;
   }
 }
 

@@ -101,13 +101,24 @@ function readBody<T extends Entries>(entries: T) {
 
 // ---- sheet selection ----
 
+/**
+ * A sheet selection in a read: absent, null, `{}` or one naming no sheet at all is none (not a
+ * workbook). One that names a selected sheet must list `sheets` (seed: returned on read): read as
+ * "the selected one only", a sheet name would be checked against a list the service never gave.
+ */
 const SheetSelectionMember = v.pipe(
   v.nullish(tolerantObject({ selected: v.nullish(v.string()), confidence: Confidence, sheets: v.nullish(Names) }), null),
-  v.transform((s): { selected: string; confidence?: number; sheets: string[] } | null => {
+  v.rawTransform(({ dataset, addIssue, NEVER }): { selected: string; confidence?: number; sheets: string[] } | null => {
+    const s = dataset.value;
     if (!s || (s.selected == null && !s.sheets?.length)) return null;
-    // A service that names the selected sheet but lists none: the selected one is the one we know of.
-    const sheets = s.sheets ?? (s.selected != null ? [s.selected] : []);
-    return compact({ selected: s.selected ?? '', confidence: s.confidence, sheets });
+    if (s.sheets == null) {
+      addIssue({
+        message: `is ${s.sheets === null ? 'null' : 'absent'} though a selected sheet is named; getSelectedSheet must list the workbook's sheets, or no sheet name can be checked against them`,
+        path: [{ type: 'object', origin: 'value', input: s, key: 'sheets', value: s.sheets }],
+      });
+      return NEVER;
+    }
+    return compact({ selected: s.selected ?? '', confidence: s.confidence, sheets: s.sheets });
   }),
 );
 /** getSelectedSheet: `sheetSelection` null when the job has none (not a workbook). */

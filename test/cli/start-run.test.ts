@@ -122,6 +122,16 @@ describe('import start', () => {
     const res = await cli(['start', '--json-data', 'bad.json']);
     expect(res.stderr).toBe('error: --json-data bad.json: element [0] is a number, not a row object; every element must be an object such as {"name": "Ada"}.\n');
   });
+
+  it('says, when the connection breaks before an answer, that a job may have been created and not to start again blindly (exit 1)', async () => {
+    server.on('POST /start', { destroy: true });
+    const res = await cli(['start', '--file', 'customers.csv']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(new RegExp(`^error: The connection to ${server.url} broke during POST ${server.url}/public/client-side/v1/start \\(\\w+\\) before an answer came; a job may have been created on the service though its id never came back, so look for it there before starting again, which would create a second job\\.\n$`));
+    expect(res.stderr).not.toContain(KEY);
+    expect(server.requests).toHaveLength(1);
+  });
 });
 
 describe('import run <jobId>', () => {
@@ -149,6 +159,15 @@ describe('import run <jobId>', () => {
     server.on('POST /run/J1', { status: 503 });
     const res = await cli(['run', 'J1', '--wait']);
     expect(res.exitCode).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('says, when --wait times out, that the job may still be running and how to check before running it again (exit 1)', async () => {
+    server.on('POST /run/J1', { hang: true });
+    const res = await cli(['run', 'J1', '--wait', '--timeout', '300']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toBe(`error: The request POST ${server.url}/public/client-side/v1/run/J1 timed out after 300 ms with no answer; job J1 may have started and may still be running on the service, so check the pipeline's output destination before running it again, which could run it twice; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.\n`);
+    expect(res.stderr).not.toContain(KEY);
     expect(server.requests).toHaveLength(1);
   });
 

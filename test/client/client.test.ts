@@ -289,6 +289,28 @@ describe('ImportClient errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('names a redirect\'s target without credentials or query, does not follow it, and gives the base URL it implies (exit 1)', async () => {
+    server.on('GET /fields/J1', { status: 301, headers: { location: 'https://user:pw@imports.example.com/v2/public/client-side/v1/fields/J1?token=s3cret#x' }, body: '<html>Moved</html>' });
+    const error = await client().fields.get('J1').catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.exitCode).toBe(1);
+    expect(error.status).toBe(301);
+    expect(error.message).toBe(`The service answered GET ${server.url}/public/client-side/v1/fields/J1 with 301 Moved Permanently to https://imports.example.com/v2/public/client-side/v1/fields/J1, which this tool does not follow; if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to https://imports.example.com/v2.`);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('resolves a relative Location, and names a target that is not the API path with "check --base-url"', async () => {
+    server.on('POST /start', { status: 308, headers: { location: '/api/public/client-side/v1/start' } });
+    const moved = await client().start.send({ form: { jsonData: [{ a: 1 }] } }).catch((e) => e);
+    expect(moved.message).toBe(`The service answered POST ${server.url}/public/client-side/v1/start with 308 Permanent Redirect to ${server.url}/api/public/client-side/v1/start, which this tool does not follow; if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to ${server.url}/api.`);
+    server.on('GET /scripts/J1', { status: 302, headers: { location: 'https://sso.example.com/login?next=%2Fscripts&session=abc' } });
+    const login = await client().scripts.get('J1').catch((e) => e);
+    expect(login.message).toBe(`The service answered GET ${server.url}/public/client-side/v1/scripts/J1 with 302 Found to https://sso.example.com/login, which this tool does not follow; check --base-url: it must be the service's root URL.`);
+    server.on('GET /units/J1', { status: 302, headers: { location: 'http://u:p@[bad?t=1' } });
+    const bad = await client().units.get('J1').catch((e) => e);
+    expect(bad.message).toBe(`The service answered GET ${server.url}/public/client-side/v1/units/J1 with 302 Found to a Location that is not a URL ("http://[bad"), which this tool does not follow; check --base-url.`);
+  });
+
   it('removes the API key from service messages that echo it', async () => {
     server.on('GET /fields/J1', { status: 401, body: { error: { message: 'key sk-test-0123456789 revoked' } } });
     const error = await client().fields.get('J1').catch((e) => e);
@@ -319,6 +341,57 @@ describe('start', () => {
     expect(await client().start.send({ form })).toBe('J-str');
     expect(await client().start.send({ form })).toBe('J-text');
     await expect(client().start.send({ form })).rejects.toThrow(/holds no job id/);
+  });
+});
+
+describe('start and run sent but not answered (never repeated: a repeat could create or run a job twice)', () => {
+  const form = { jsonData: [{ a: 1 }] };
+
+  it('says a start whose connection broke may have created a job, where to look, and not to start again blindly', async () => {
+    server.on('POST /start', { destroy: true });
+    const error = await client().start.send({ form }).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.exitCode).toBe(1);
+    expect(error.message).toMatch(new RegExp(`^The connection to ${server.url} broke during POST ${server.url}/public/client-side/v1/start \\(\\w+\\) before an answer came; a job may have been created on the service though its id never came back, so look for it there before starting again, which would create a second job\\.$`));
+    expect(error.message).not.toContain('try again');
+    expect(error.message).not.toContain('sk-test-0123456789');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('names the start webhook as a place to look when the start gave a webhook URL', async () => {
+    server.on('POST /start', { destroy: true });
+    const error = await client().start.send({ form: { ...form, webhookUrl: 'https://hooks.example/start?token=t0k' } }).catch((e) => e);
+    expect(error.message).toContain('so look for it there or in the start webhook sent to your webhook URL before starting again');
+    expect(error.message).not.toContain('t0k');
+  });
+
+  it('says a start that timed out may have created a job', async () => {
+    server.on('POST /start', { hang: true });
+    const error = await client({ timeoutMs: 200 }).start.send({ form }).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe(`The request POST ${server.url}/public/client-side/v1/start timed out after 200 ms with no answer; a job may have been created on the service though its id never came back, so look for it there before starting again, which would create a second job; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('says a run that timed out or broke may still be running, and how to check before running it again', async () => {
+    server.on('POST /run/J1', { hang: true });
+    const timedOut = await client({ timeoutMs: 200 }).run.send('J1', { returnWhenComplete: true }).catch((e) => e);
+    expect(timedOut).toBeInstanceOf(NetworkError);
+    expect(timedOut.message).toBe(`The request POST ${server.url}/public/client-side/v1/run/J1 timed out after 200 ms with no answer; job J1 may have started and may still be running on the service, so check the pipeline's output destination before running it again, which could run it twice; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`);
+    server.on('POST /run/J2', { destroy: true });
+    const broke = await client().run.send('J2', { webhookUrl: 'https://hooks.example/run' }).catch((e) => e);
+    expect(broke.message).toContain(`before an answer came; job J2 may have started and may still be running on the service, so check the pipeline's output destination or the run webhook sent to your webhook URL before running it again, which could run it twice.`);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('keeps "try again" for a read whose connection broke, and says nothing was sent when the connection was refused', async () => {
+    server.on('GET /scripts/J1', { destroy: true });
+    const read = await client({ retry: { retries: 0 } }).scripts.get('J1').catch((e) => e);
+    expect(read.message).toContain('the service closed it, try again');
+    const port = await freePort();
+    const refused = await new ImportClient({ baseUrl: `http://127.0.0.1:${port}` }).start.send({ form }).catch((e) => e);
+    expect(refused.message).toContain('connection refused');
+    expect(refused.message).not.toContain('may have been created');
   });
 });
 

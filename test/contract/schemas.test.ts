@@ -29,9 +29,16 @@ describe('tolerant reads: absent, null or {} means "not set"', () => {
     });
   });
 
-  it('reads a sheet selection that is absent, null or {} as none, and one without sheets as its selected sheet only', () => {
-    for (const body of [{}, { sheetSelection: null }, { sheetSelection: {} }]) expect(read(checkRead('sheet', body))).toEqual({ sheetSelection: null });
-    expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1' } }))).toEqual({ sheetSelection: { selected: 'S1', sheets: ['S1'] } });
+  it('reads a sheet selection that is absent, null or {} as none', () => {
+    for (const body of [{}, { sheetSelection: null }, { sheetSelection: {} }, { sheetSelection: { selected: null, sheets: null } }]) {
+      expect(read(checkRead('sheet', body)), JSON.stringify(body)).toEqual({ sheetSelection: null });
+    }
+  });
+
+  it('needs sheets in a sheet selection that names a selected sheet: read as that sheet only, a name would be checked against a list never given', () => {
+    const why = "getSelectedSheet must list the workbook's sheets, or no sheet name can be checked against them";
+    expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1', confidence: 0.8 } }))).toBe(`sheetSelection.sheets is absent though a selected sheet is named; ${why}`);
+    expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1', sheets: null } }))).toBe(`sheetSelection.sheets is null though a selected sheet is named; ${why}`);
   });
 
   it('needs expectedFields in a fields read: absent or null, the required fields could not be checked', () => {

@@ -383,6 +383,7 @@ describe('reads that cannot be used: one sentence naming the endpoint and the me
     ['fields', '/fields', ['not', 'an', 'object'], 'the body must be a JSON object, not a list'],
     ['fields', '/fields', { inputColumns: ['A'], columnFieldMapping: {} }, 'its member expectedFields is absent; getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked'],
     ['fields', '/fields', { expectedFields: null }, 'its member expectedFields is null; getFields must list the fields the pipeline expects (an empty list when none), or the required fields cannot be checked'],
+    ['sheet', '/selected-sheet', { sheetSelection: { selected: 'Sheet1', confidence: 0.8 } }, "its member sheetSelection.sheets is absent though a selected sheet is named; getSelectedSheet must list the workbook's sheets, or no sheet name can be checked against them"],
   ];
   it.each(cases)('%s get: %s', async (noun, path, body, message) => {
     const jobId = `V-bad-${path.slice(1)}-${message.length}`;
@@ -390,6 +391,19 @@ describe('reads that cannot be used: one sentence naming the endpoint and the me
     const res = await cli([noun, 'get', jobId]);
     expectClean(res, 1, jobId);
     expect(res.stderr).toBe(`error: The service's answer to GET ${server.url}/public/client-side/v1${path}/${jobId} cannot be used: ${message}; check --base-url, or report it to the service's operator.\n`);
+  });
+});
+
+describe('a sheet read without sheets', () => {
+  it('stops sheet update with exit 1 naming the endpoint and member, before anything is sent', async () => {
+    const jobId = 'V-no-sheets';
+    const reads = READ_VARIANTS.base();
+    delete (reads.sheet as any).sheetSelection.sheets;
+    serveJob(jobId, reads);
+    const res = await cli(['sheet', 'update', jobId, 'Sheet1']);
+    expectClean(res, 1, jobId);
+    expect(res.stderr).toContain(`error: The service's answer to GET ${server.url}/public/client-side/v1/selected-sheet/${jobId} cannot be used: its member sheetSelection.sheets is absent`);
+    expect(requestsOf(jobId).filter((r) => r.method === 'POST')).toEqual([]);
   });
 });
 
@@ -658,6 +672,17 @@ describe.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !
 });
 
 describe('base URL', () => {
+  it('names the target of a redirect (no credentials, no query) and the base URL it implies, without following it (exit 1)', async () => {
+    const jobId = 'V-redirect';
+    const moved = `https://user:pw@imports.example.com/root/public/client-side/v1/scripts/${jobId}?key=${KEY}&t=1`;
+    server.on(`GET /scripts/${jobId}`, { status: 301, headers: { location: moved }, body: 'Moved' });
+    const res = await cli(['scripts', 'get', jobId]);
+    expectClean(res, 1, jobId);
+    expect(res.stderr).toBe(`error: The service answered GET ${server.url}/public/client-side/v1/scripts/${jobId} with 301 Moved Permanently to https://imports.example.com/root/public/client-side/v1/scripts/${jobId}, which this tool does not follow; if the service has moved there, set --base-url (or IMPORT_BASE_URL, or the profile's base-url) to https://imports.example.com/root.\n`);
+    expect(res.stderr).not.toContain(KEY);
+    expect(requestsOf(jobId)).toHaveLength(1);
+  });
+
   it('takes a base URL copied with the seed\'s /public/client-side/v1 prefix as the service root', async () => {
     const res = await runCli(['scripts', 'get', 'V-base', '--base-url', `${server.url}/public/client-side/v1/`, '--api-key', KEY], { cwd: dir });
     expectClean(res, 0, 'V-base');

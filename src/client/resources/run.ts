@@ -17,6 +17,9 @@ export class Run extends Resource {
   send(jobId: string, body: RunRequest, o?: CallOptions) {
     const checked = check(RunRequestSchema, body);
     if (!checked.ok) throw new UsageError(`The run body is not in the seed's shape: ${checked.problem.path || 'the body'} ${checked.problem.problem}; nothing was sent.`);
-    return this.client.exchange<unknown>(path`/run/${jobId}`, { body: checked.value, method: 'POST', retry: false, expect: 'lenient', ...o });
+    const webhook = checked.value.webhookUrl !== undefined ? ' or the run webhook sent to your webhook URL' : '';
+    // The seed has no endpoint that shows a job's state, so the check is the run's effects.
+    const unanswered = `job ${jobId} may have started and may still be running on the service, so check the pipeline's output destination${webhook} before running it again, which could run it twice`;
+    return this.client.exchange<unknown>(path`/run/${jobId}`, { body: checked.value, method: 'POST', retry: false, expect: 'lenient', unanswered, ...o });
   }
 }

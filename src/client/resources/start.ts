@@ -22,10 +22,16 @@ export class Start extends Resource {
     const form = check(StartFormSchema, upload.form);
     if (!form.ok) throw new UsageError(`The start form is not in the seed's shape: ${form.problem.path || 'the form'} ${form.problem.problem}; nothing was sent.`);
     const raw = multipartBody(startFields(form.value), upload.file, upload.onProgress);
-    const text = await this.client.post<string>('/start', { raw, retry: false, expect: 'text', ...o });
+    const webhook = form.value.webhookUrl !== undefined ? ' or in the start webhook sent to your webhook URL' : '';
+    // This CLI has no command that lists jobs (the seed has no such endpoint), so the check is on the service.
+    const unanswered = `${MAY_HAVE_CREATED} though its id never came back, so look for it there${webhook} before starting again, which would create a second job`;
+    const text = await this.client.post<string>('/start', { raw, retry: false, expect: 'text', unanswered, ...o });
     return parseJobId(text, this.client.urlOf('/start'));
   }
 }
+
+/** What a start sent but not (usably) answered may have done. */
+const MAY_HAVE_CREATED = 'a job may have been created on the service';
 
 /**
  * The job id in the answer to start (contract StartAnswer: a JSON object with `jobId`, a bare JSON
@@ -37,7 +43,7 @@ export function parseJobId(text: string, url = '/start'): string {
   const trimmed = text.trim();
   const shown = printable(trimmed.length > 200 ? trimmed.slice(0, 200) + '…' : trimmed);
   // The start was sent and answered 2xx: the service may well have created a job.
-  const created = 'a job may have been created on the service; check there before starting again';
+  const created = `${MAY_HAVE_CREATED}; check there before starting again`;
   if (answer.problem.problem.startsWith('gives the job id')) {
     throw new ApiError(`The service's answer to POST ${url} cannot be used: it ${printable(answer.problem.problem)}; ${created}.`);
   }
