@@ -3,6 +3,7 @@
  * never replaced by a regular file). Everything lives in a temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +72,42 @@ describe('dry-run output targets', () => {
     const bytes = Buffer.concat(chunks);
     expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
     expect(bytes.subarray(bytes.length - 22, bytes.length - 18).toString('hex')).toBe('504b0506');
+  });
+});
+
+describe('dry-run writing into its own stdout and stderr', () => {
+  it('appends to the files a shell opened for >>, keeping what they held', async () => {
+    const dir = await tempExample('customers');
+    await writeFile(join(dir, 'app.log'), 'keep-me\n');
+    await writeFile(join(dir, 'err.log'), 'keep-me too\n');
+    const stdout = openSync(join(dir, 'app.log'), 'a');
+    const stderr = openSync(join(dir, 'err.log'), 'a');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '/dev/stdout', '--rejects', '/dev/stderr'], { cwd: dir, stdout, stderr })
+      .finally(() => { closeSync(stdout); closeSync(stderr); });
+    expect(r.exitCode).toBe(0);
+    const log = await readFile(join(dir, 'app.log'), 'utf8');
+    expect(log).toMatch(new RegExp(`^keep-me\n${EXPECTED_FIRST_LINES}`));
+    expect(log.trimEnd().split('\n')).toHaveLength(7);
+    const errors = await readFile(join(dir, 'err.log'), 'utf8');
+    expect(errors).toMatch(/^keep-me too\nrow,rule,origin,fields,original,id,/);
+    expect(errors).toContain('Wrote 5 rows to /dev/stdout');
+  });
+
+  it('writes the output, the rejects and the report into a stdout that cannot be opened again (a socket), however it is named', async () => {
+    const dir = await tempExample('customers');
+    for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
+      const r = await runCli(['dry-run', 'job.yaml', '--out', name], { cwd: dir });
+      expect(r.stderr).toContain(`Wrote 5 rows to ${name}`);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^${EXPECTED_FIRST_LINES}`));
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(6);
+    }
+    const rejects = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--rejects', '/dev/stdout'], { cwd: dir });
+    expect(rejects.exitCode).toBe(0);
+    expect(rejects.stdout).toMatch(/^row,rule,origin,fields,original,id,/);
+    const report = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--report', '/dev/stdout'], { cwd: dir });
+    expect(report.exitCode).toBe(0);
+    expect(report.stdout).toMatch(/^<!doctype html>/i);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
