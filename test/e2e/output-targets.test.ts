@@ -111,3 +111,39 @@ describe('dry-run writing into its own stdout and stderr', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('dry-run --out -', () => {
+  it('writes the CSV output to stdout and the summary to stderr, leaving no file named -', async () => {
+    const dir = await tempExample('customers');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${EXPECTED_FIRST_LINES}`));
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(6);
+    expect(r.stderr).toContain('Wrote 5 rows to stdout\n');
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'schema.yaml']);
+  });
+
+  it('refuses -o json with --out -, since both would write to stdout', async () => {
+    const dir = await tempExample('customers');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '-', '-o', 'json'], { cwd: dir });
+    expect(r.stderr).toBe('error: --out - writes to stdout, where -o json prints the run; choose another --out path, or leave out -o json.\n');
+    expect(r.stdout).toBe('');
+    expect(r.exitCode).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'schema.yaml']);
+  });
+
+  it('refuses an Excel workbook into a stdout that is not a file, and writes it into one that is', async () => {
+    const dir = await tempExample('workbook');
+    const refused = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir });
+    expect(refused.stderr).toContain('error: --out - would send an Excel workbook to stdout, which is a pipe or a terminal; give --out a file path');
+    expect(refused.stdout).toBe('');
+    expect(refused.exitCode).toBe(2);
+    const stdout = openSync(join(dir, 'book.xlsx'), 'w');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir, stdout }).finally(() => closeSync(stdout));
+    expect(r.stderr).toContain('Wrote 4 rows to stdout (Excel)');
+    expect(r.exitCode).toBe(0);
+    const bytes = await readFile(join(dir, 'book.xlsx'));
+    expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(bytes.subarray(bytes.length - 22, bytes.length - 18).toString('hex')).toBe('504b0506');
+  });
+});
