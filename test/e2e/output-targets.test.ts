@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempExample } from '../support/cli.js';
@@ -72,6 +72,25 @@ describe('dry-run output targets', () => {
     const bytes = Buffer.concat(chunks);
     expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
     expect(bytes.subarray(bytes.length - 22, bytes.length - 18).toString('hex')).toBe('504b0506');
+  });
+});
+
+describe('replacing an existing output', () => {
+  it('keeps the mode of the file it replaces: the output, the rejects, the report and init --write --force', async () => {
+    const dir = await tempExample('customers');
+    const outputs = ['out.csv', 'rejects.csv', 'report.html', 'new.yaml'];
+    for (const name of outputs) {
+      await writeFile(join(dir, name), 'previous\n');
+      await chmod(join(dir, name), 0o600);
+    }
+    const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--rejects', 'rejects.csv', '--report', 'report.html'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    const init = await runCli(['init', 'customers.csv', '--write', 'new.yaml', '--force'], { cwd: dir });
+    expect(init.exitCode).toBe(0);
+    for (const name of outputs) {
+      expect(await readFile(join(dir, name), 'utf8')).not.toBe('previous\n');
+      expect({ name, mode: (await stat(join(dir, name))).mode & 0o7777 }).toEqual({ name, mode: 0o600 });
+    }
   });
 });
 

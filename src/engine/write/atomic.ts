@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, fstatSync, rmSync, statSync, type Stats } from 'node:fs';
-import { lstat, readdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, readdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -182,8 +182,8 @@ export interface WriteAtomicOptions {
 }
 
 /**
- * Runs `write` on a temp file, then renames it to `path` (to the file a link at `path` names);
- * on any failure the temp file is removed and the error rethrown. A stream target (a FIFO,
+ * Runs `write` on a temp file, then renames it to `path` (to the file a link at `path` names),
+ * with the permissions of the file it replaces; on any failure the temp file is removed and the error rethrown. A stream target (a FIFO,
  * /dev/tty) is handed to `write` itself; stdout or stderr gets the finished temp file: see WriteTarget.
  */
 export async function writeAtomic<T>(path: string, write: (tempPath: string) => Promise<T>, options: WriteAtomicOptions = {}): Promise<T> {
@@ -196,6 +196,9 @@ export async function writeAtomic<T>(path: string, write: (tempPath: string) => 
   const forget = removeOnExit(temp);
   try {
     const result = await write(temp);
+    // A new file gets the umask's mode; a replaced one keeps exactly its own (a private 600 stays private).
+    const replaced = await stat(target.path).catch(() => undefined);
+    if (replaced) await chmod(temp, replaced.mode & 0o7777);
     await rename(temp, target.path);
     return result;
   } catch (error) {
