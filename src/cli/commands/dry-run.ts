@@ -102,7 +102,10 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   await extras.finish();
   // Never an empty column in silence: a required field with no column is said, here and in the report.
   const emptyFields = applied ? requiredFieldsWithoutColumn(applied, result.resources.fields) : [];
-  const warnings = emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`);
+  const warnings = [
+    ...extras.warnings(),
+    ...emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`),
+  ];
   const report = { ...result.report, warnings: [...result.report.warnings, ...warnings] };
   const jobId = 'dry-run';
   if (deps.settings.output === 'json') {
