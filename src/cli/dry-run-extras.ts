@@ -32,6 +32,8 @@ export interface Extras {
   sink?: RejectSink;
   /** Rejects written (the same count in every file). */
   rejectCount(): number;
+  /** What the rejects file's format made its writer change, as report warnings. */
+  warnings(): string[];
   /** Renames the files into place. */
   finish(): Promise<void>;
   /** Removes what was written; the targets are left as they were. */
@@ -64,6 +66,8 @@ export async function openExtras(request: ExtrasRequest): Promise<Extras> {
   return {
     sink,
     rejectCount: () => files[0]?.count ?? 0,
+    // Only the --rejects file: the -o json spool is JSON lines, which hold every string as it is.
+    warnings: () => (request.rejects ? files[0].warnings() : []),
     finish: async () => { for (const f of files) await f.commit(); },
     abort: async (error) => {
       await Promise.all(files.map((f) => f.abort(error)));

@@ -7,6 +7,7 @@
  */
 import type { DataType } from '../contract/index.js';
 import { isMissing } from './missing.js';
+import { isoOutputSeconds } from './parse.js';
 import { mulberry32 } from './prng.js';
 import type { Batch, Value } from './types.js';
 
@@ -86,8 +87,10 @@ export class Profiler {
       column.counts.set(text, 1);
       if (column.samples.length < SAMPLES) column.samples.push(text);
     } else column.capped = true;
+    // A date is the engine's date_time text read as the Excel writer reads it (isoOutputSeconds): Date.parse
+    // would take 2023-02-29 for March 1; a date the calendar does not have, or other text, is no date here.
     const n = column.type === 'number' ? (typeof value === 'number' ? value : Number(value))
-      : column.type === 'date_time' ? Date.parse(`${text}Z`) : NaN;
+      : column.type === 'date_time' ? isoOutputSeconds(text) * 1000 : NaN;
     if (!Number.isFinite(n)) return;
     if (n < column.min) column.min = n;
     if (n > column.max) column.max = n;

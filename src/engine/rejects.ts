@@ -9,7 +9,7 @@ import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import { orderedObject } from '../contract/json.js';
 import { eachBatch, type Row, type Table, type Value } from './types.js';
 import { uniqueNames } from './read/csv.js';
-import { csvField, csvLine } from './write/csv.js';
+import { csvField, csvFixWarnings, csvLine, loneSurrogates, newFixes } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
 import { writeAll } from './write/fd.js';
 
@@ -115,6 +115,8 @@ export function rejectCsvLine(reject: Reject): string {
 export interface RejectsFile extends RejectSink {
   /** How many rejects were written. */
   count: number;
+  /** What the format made the writer change, as report warnings (CSV: unpaired surrogates, written as U+FFFD). */
+  warnings(): string[];
   /** Finishes the file and renames it into place. */
   commit(): Promise<void>;
   /** Removes the temp file; the target is left as it was. */
@@ -150,6 +152,12 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
   let chunk = '';
   let position = 0;
   let columns: string[] = [];
+  // JSON lines escape an unpaired surrogate (\ud800), losing nothing; UTF-8 CSV cannot hold one, as for the output.
+  let fixes = newFixes();
+  const line = (text: string) => {
+    if (format === 'csv') fixes.replaced += loneSurrogates(text);
+    chunk += text + '\n';
+  };
   const flush = () => {
     if (chunk === '') return;
     const bytes = Buffer.from(chunk, 'utf8');
@@ -162,15 +170,18 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
     begin(names) {
       columns = names;
       file.count = 0;
+      fixes = newFixes();
       position = 0;
       ftruncateSync(fd, 0);
-      chunk = format === 'csv' ? csvLine(rejectsHeader(columns)) + '\n' : '';
+      chunk = '';
+      if (format === 'csv') line(csvLine(rejectsHeader(columns)));
     },
     add(reject) {
       file.count++;
-      chunk += (format === 'csv' ? rejectCsvLine(reject) : rejectJsonLine(reject, columns)) + '\n';
+      line(format === 'csv' ? rejectCsvLine(reject) : rejectJsonLine(reject, columns));
       if (chunk.length >= FLUSH_BYTES) flush();
     },
+    warnings: () => csvFixWarnings(fixes, 'CSV rejects file'),
     async commit() {
       flush();
       finish();

@@ -4,7 +4,7 @@
  * edited only there, because `Document.toString()` re-renders the whole file (flow spacing,
  * comment alignment, line folding) and would rewrite lines nobody touched.
  */
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic } from '../engine/write/atomic.js';
 import { UsageError } from '../errors.js';
@@ -33,12 +33,8 @@ export async function saveChoices(path: string, choices: JobFileConfig, env: Nod
   }
   const after = applyChoices(before, choices, path, env, remove);
   if (after === before) return;
-  const { mode } = await stat(path);
-  await writeAtomic(path, async (temp) => {
-    await writeFile(temp, after, 'utf8');
-    // writeFile's mode is cut by the umask; keep exactly the job file's permissions.
-    await chmod(temp, mode & 0o7777);
-  });
+  // writeAtomic keeps the job file's permissions.
+  await writeAtomic(path, (temp) => writeFile(temp, after, 'utf8'));
 }
 
 /**

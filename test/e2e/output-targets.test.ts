@@ -3,7 +3,8 @@
  * never replaced by a regular file). Everything lives in a temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempExample } from '../support/cli.js';
@@ -69,6 +70,98 @@ describe('dry-run output targets', () => {
     expect(r.exitCode).toBe(0);
     // A ZIP file: its local header first, its end-of-central-directory record last.
     const bytes = Buffer.concat(chunks);
+    expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(bytes.subarray(bytes.length - 22, bytes.length - 18).toString('hex')).toBe('504b0506');
+  });
+});
+
+describe('replacing an existing output', () => {
+  it('keeps the mode of the file it replaces: the output, the rejects, the report and init --write --force', async () => {
+    const dir = await tempExample('customers');
+    const outputs = ['out.csv', 'rejects.csv', 'report.html', 'new.yaml'];
+    for (const name of outputs) {
+      await writeFile(join(dir, name), 'previous\n');
+      await chmod(join(dir, name), 0o600);
+    }
+    const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--rejects', 'rejects.csv', '--report', 'report.html'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    const init = await runCli(['init', 'customers.csv', '--write', 'new.yaml', '--force'], { cwd: dir });
+    expect(init.exitCode).toBe(0);
+    for (const name of outputs) {
+      expect(await readFile(join(dir, name), 'utf8')).not.toBe('previous\n');
+      expect({ name, mode: (await stat(join(dir, name))).mode & 0o7777 }).toEqual({ name, mode: 0o600 });
+    }
+  });
+});
+
+describe('dry-run writing into its own stdout and stderr', () => {
+  it('appends to the files a shell opened for >>, keeping what they held', async () => {
+    const dir = await tempExample('customers');
+    await writeFile(join(dir, 'app.log'), 'keep-me\n');
+    await writeFile(join(dir, 'err.log'), 'keep-me too\n');
+    const stdout = openSync(join(dir, 'app.log'), 'a');
+    const stderr = openSync(join(dir, 'err.log'), 'a');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '/dev/stdout', '--rejects', '/dev/stderr'], { cwd: dir, stdout, stderr })
+      .finally(() => { closeSync(stdout); closeSync(stderr); });
+    expect(r.exitCode).toBe(0);
+    const log = await readFile(join(dir, 'app.log'), 'utf8');
+    expect(log).toMatch(new RegExp(`^keep-me\n${EXPECTED_FIRST_LINES}`));
+    expect(log.trimEnd().split('\n')).toHaveLength(7);
+    const errors = await readFile(join(dir, 'err.log'), 'utf8');
+    expect(errors).toMatch(/^keep-me too\nrow,rule,origin,fields,original,id,/);
+    expect(errors).toContain('Wrote 5 rows to /dev/stdout');
+  });
+
+  it('writes the output, the rejects and the report into a stdout that cannot be opened again (a socket), however it is named', async () => {
+    const dir = await tempExample('customers');
+    for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
+      const r = await runCli(['dry-run', 'job.yaml', '--out', name], { cwd: dir });
+      expect(r.stderr).toContain(`Wrote 5 rows to ${name}`);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^${EXPECTED_FIRST_LINES}`));
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(6);
+    }
+    const rejects = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--rejects', '/dev/stdout'], { cwd: dir });
+    expect(rejects.exitCode).toBe(0);
+    expect(rejects.stdout).toMatch(/^row,rule,origin,fields,original,id,/);
+    const report = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--report', '/dev/stdout'], { cwd: dir });
+    expect(report.exitCode).toBe(0);
+    expect(report.stdout).toMatch(/^<!doctype html>/i);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('dry-run --out -', () => {
+  it('writes the CSV output to stdout and the summary to stderr, leaving no file named -', async () => {
+    const dir = await tempExample('customers');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${EXPECTED_FIRST_LINES}`));
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(6);
+    expect(r.stderr).toContain('Wrote 5 rows to stdout\n');
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'schema.yaml']);
+  });
+
+  it('refuses -o json with --out -, since both would write to stdout', async () => {
+    const dir = await tempExample('customers');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '-', '-o', 'json'], { cwd: dir });
+    expect(r.stderr).toBe('error: --out - writes to stdout, where -o json prints the run; choose another --out path, or leave out -o json.\n');
+    expect(r.stdout).toBe('');
+    expect(r.exitCode).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'schema.yaml']);
+  });
+
+  it('refuses an Excel workbook into a stdout that is not a file, and writes it into one that is', async () => {
+    const dir = await tempExample('workbook');
+    const refused = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir });
+    expect(refused.stderr).toContain('error: --out - would send an Excel workbook to stdout, which is a pipe or a terminal; give --out a file path');
+    expect(refused.stdout).toBe('');
+    expect(refused.exitCode).toBe(2);
+    const stdout = openSync(join(dir, 'book.xlsx'), 'w');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir, stdout }).finally(() => closeSync(stdout));
+    expect(r.stderr).toContain('Wrote 4 rows to stdout (Excel)');
+    expect(r.exitCode).toBe(0);
+    const bytes = await readFile(join(dir, 'book.xlsx'));
     expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
     expect(bytes.subarray(bytes.length - 22, bytes.length - 18).toString('hex')).toBe('504b0506');
   });

@@ -154,6 +154,23 @@ describe('dry-run --rejects: the name, the format and the header', () => {
     expect((await readdir(sub)).sort()).toEqual(['job.yaml', 'people.csv']);
   });
 
+  it('warns, as the output does, when unpaired surrogates become U+FFFD in a CSV rejects file; JSON lines keep them escaped', async () => {
+    const sub = await mkdtemp(join(dir, 'surrogates-'));
+    // Row 2: the number that fails is "x" and a lone high surrogate, and its note holds a lone low one; row 3 a proper pair.
+    await writeFile(join(sub, 'in.json'), '[{"id": "1", "n": "5", "note": "ok"}, {"id": "2", "n": "x\\ud800", "note": "\\udc00"}, {"id": "3", "n": "y\\ud83d\\ude00", "note": "ok"}]');
+    await writeFile(join(sub, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.json\nconfig:\n  dataTypes: {n: number}\n');
+    const r = await runCli(['dry-run', join(sub, 'job.yaml'), '-o', 'json', '--out', join(sub, 'out.csv'), '--rejects', join(sub, 'rejects.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const warning = 'CSV rejects file: 2 character(s) that UTF-8 cannot hold (unpaired surrogates) were replaced with U+FFFD.';
+    expect(r.stderr).toContain(`warning: ${warning}`);
+    expect(JSON.parse(r.stdout).report.warnings).toContain(warning);
+    expect(await readFile(join(sub, 'rejects.csv'), 'utf8')).toBe('row,rule,origin,fields,original,id,n,note\n2,number,dataType,n,x\ufffd,2,,\ufffd\n3,number,dataType,n,y\u{1f600},3,,ok\n');
+    const jsonl = await runCli(['dry-run', join(sub, 'job.yaml'), '--out', join(sub, 'out.csv'), '--rejects', join(sub, 'rejects.jsonl')]);
+    expect(jsonl.exitCode, jsonl.stderr).toBe(0);
+    expect(jsonl.stderr).not.toContain('rejects file:');
+    expect((await readFile(join(sub, 'rejects.jsonl'), 'utf8')).split('\n').map((line) => line && JSON.parse(line).original)).toEqual(['x\ud800', 'y\u{1f600}', '']);
+  });
+
   it('renames an output column named like a fixed rejects column, so readers keyed by name keep both', async (context) => {
     const sub = await mkdtemp(join(dir, 'clash-'));
     await writeFile(join(sub, 'in.csv'), 'row,rule,email,row_2\nA1,keep,a@x.org,r\nA2,keep,,s\n');

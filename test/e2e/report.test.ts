@@ -5,7 +5,7 @@
  * docs/report.png is made that way: the run is in a copy of examples/customers, so paths are short).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,20 @@ describe('dry-run --report', () => {
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(|https?:\/\//i);
     // Values from the data are escaped: a note with markup shows as text.
     expect(html).toContain('Ana García');
+  });
+
+  it('leaves a date the calendar does not have out of a column\'s range, never rolling it over into the next month', async () => {
+    const work = join(dir, 'impossible-date');
+    await mkdir(work);
+    await writeFile(join(work, 'in.csv'), 'id,d\n1,2023-01-15\n2,2023-02-10\n3,2023-02-28\n');
+    // A text rule runs after the types: it turns the valid 2023-02-28 into 2023-02-29, which the output holds as written.
+    await writeFile(join(work, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  dataTypes: {d: date_time}\n  text:\n    regexReplacement:\n      d: {"-28T": "-29T"}\n');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--report', 'report.html'], { cwd: work });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(work, 'out.csv'), 'utf8')).toContain('3,2023-02-29T00:00:00\n');
+    const html = await readFile(join(work, 'report.html'), 'utf8');
+    expect(html).toContain('<dt>range</dt><dd>2023-01-15T00:00:00 – 2023-02-10T00:00:00</dd>');
+    expect(html).not.toContain('2023-03-01');
   });
 
   it('reads well in a real browser: headings, numbers, no console error, nothing fetched', async (ctx) => {

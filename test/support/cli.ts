@@ -41,6 +41,10 @@ export interface CliOptions {
   input?: string | Buffer;
   /** Kills the process after this long (default 20 s). */
   timeoutMs?: number;
+  /** A file descriptor the child gets as its stdout (as a shell's `>>` gives one) instead of a pipe; `stdout` is then ''. */
+  stdout?: number;
+  /** The same for stderr. */
+  stderr?: number;
 }
 
 /** Spawns `node bin/import.js ...args` and resolves when it exits. */
@@ -54,12 +58,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     else env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', options.stdout ?? 'pipe', options.stderr ?? 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout?.setEncoding('utf8').on('data', (d) => { stdout += d; });
+    child.stderr?.setEncoding('utf8').on('data', (d) => { stderr += d; });
     const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, options.timeoutMs ?? 20_000);
     child.on('error', (e) => { clearTimeout(timer); rmSync(home, { recursive: true, force: true }); reject(e); });
     child.on('close', (code) => {
@@ -67,7 +71,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       rmSync(home, { recursive: true, force: true });
       resolve({ stdout, stderr, exitCode: code, timedOut });
     });
-    child.stdin.on('error', () => { /* the CLI may exit before reading stdin */ });
-    child.stdin.end(options.input ?? '');
+    child.stdin?.on('error', () => { /* the CLI may exit before reading stdin */ });
+    child.stdin?.end(options.input ?? '');
   });
 }

@@ -40,8 +40,8 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   ]);
   const gates = opts.gate ? await import('../job-plan.js') : undefined;
   const rejectsAs = opts.rejects === undefined ? undefined : rejectsFormat(opts.rejects);
-  const { path: out, format } = outputTarget(job, opts.out, deps);
-  await checkOutputs(job, opts, out, deps);
+  const { path: out, format, name: outName } = outputTarget(job, opts.out, deps);
+  await checkOutputs(job, opts, { path: out, format }, deps);
   const input = await openJobInput(job, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, rejectsFormat: rejectsAs, jsonRejects: deps.settings.output === 'json' });
@@ -99,7 +99,10 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   }
   await extras.finish();
   // Never an empty column in silence: a required field with no column is said, here and in the report.
-  const warnings = emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`);
+  const warnings = [
+    ...extras.warnings(),
+    ...emptyFields.map((f) => `required field ${f.field} has no column, so it is empty in every row of the output; map a column to it under config.mapping (e.g. "${f.suggestion}").`),
+  ];
   const report = { ...result.report, warnings: [...result.report.warnings, ...warnings] };
   const jobId = 'dry-run';
   if (deps.settings.output === 'json') {
@@ -112,7 +115,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const diff = formatDiff(entries, { showAccepted: true });
   if (opts.report) {
     await writeHtmlReport(resolve(deps.cwd, opts.report), {
-      jobFile: displayPath(deps.cwd, job.path), input: input.name, output: displayPath(deps.cwd, out), now: deps.now(),
+      jobFile: displayPath(deps.cwd, job.path), input: input.name, output: outName, now: deps.now(),
       inputColumns: result.resources.fields.inputColumns, entries, report, profile: result.profile ?? [],
       rejectsFile: opts.rejects,
     });
@@ -122,18 +125,23 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   }
   deps.io.status(formatReport(result.report));
   for (const w of warnings) deps.io.warn(w);
-  deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${displayPath(deps.cwd, out)}${format === 'excel' ? ' (Excel)' : ''}`);
+  deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${outName}${format === 'excel' ? ' (Excel)' : ''}`);
   if (opts.rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${displayPath(deps.cwd, resolve(deps.cwd, opts.rejects))}`);
   if (opts.report) deps.io.status(`Wrote the report to ${displayPath(deps.cwd, resolve(deps.cwd, opts.report))}`);
 }
 
 /**
  * Refuses (exit 2), before anything is read or written, outputs that would destroy a file the run
- * needs or another output (the job file, its input, two outputs on one file), and outputs that
- * cannot be written (a missing folder, a folder): the output's own check, for each of them.
+ * needs or another output (the job file, its input, two outputs on one file), outputs that
+ * cannot be written (a missing folder, a folder): the output's own check, for each of them; an
+ * output on stdout with -o json, which prints there too, and an Excel workbook into a stdout or
+ * stderr that is a pipe or a terminal.
  */
-async function checkOutputs(job: JobFile, opts: DryRunOptions, out: string, deps: Deps): Promise<void> {
-  const [{ checkDistinctFiles }, { checkWritable }] = await Promise.all([import('../distinct-files.js'), import('../../engine/write/index.js')]);
+async function checkOutputs(job: JobFile, opts: DryRunOptions, output: { path: string; format: 'csv' | 'excel' }, deps: Deps): Promise<void> {
+  const [{ checkDistinctFiles }, { checkWritable }, { resolveWriteTarget }, { fstatSync }] = await Promise.all([
+    import('../distinct-files.js'), import('../../engine/write/index.js'), import('../../engine/write/atomic.js'), import('node:fs'),
+  ]);
+  const out = output.path;
   const jobName = basename(job.path);
   const files: NamedFile[] = [{ path: job.path, label: `the job file ${displayPath(deps.cwd, job.path)}` }];
   for (const key of ['file', 'rowsFile'] as const) {
@@ -141,26 +149,44 @@ async function checkOutputs(job: JobFile, opts: DryRunOptions, out: string, deps
     if (path !== undefined) files.push({ path, label: `the input ${displayPath(deps.cwd, path)} (input.${key} of ${jobName})` });
   }
   for (const [id, path] of Object.entries(job.localScripts)) files.push({ path, label: `the script module ${displayPath(deps.cwd, path)} (localScripts.${id} of ${jobName})` });
-  files.push(opts.out === undefined
+  const writes: NamedFile[] = [opts.out === undefined
     ? { path: out, label: `the default output ${displayPath(deps.cwd, out)}`, fix: `pass --out with another path` }
-    : { path: out, label: `--out ${opts.out}`, fix: 'choose another --out path' });
-  if (opts.rejects) files.push({ path: resolve(deps.cwd, opts.rejects), label: `--rejects ${opts.rejects}`, fix: 'choose another --rejects path' });
-  if (opts.report) files.push({ path: resolve(deps.cwd, opts.report), label: `--report ${opts.report}`, fix: 'choose another --report path' });
-  await checkDistinctFiles(files, deps.cwd);
+    : { path: out, label: `--out ${opts.out}`, fix: 'choose another --out path' }];
+  if (opts.rejects) writes.push({ path: resolve(deps.cwd, opts.rejects), label: `--rejects ${opts.rejects}`, fix: 'choose another --rejects path' });
+  if (opts.report) writes.push({ path: resolve(deps.cwd, opts.report), label: `--report ${opts.report}`, fix: 'choose another --report path' });
+  await checkDistinctFiles([...files, ...writes], deps.cwd);
   await checkWritable(out);
   if (opts.rejects) await checkWritable(resolve(deps.cwd, opts.rejects), '--rejects');
   if (opts.report) await checkWritable(resolve(deps.cwd, opts.report), '--report');
+  for (const file of writes) {
+    const target = await resolveWriteTarget(file.path);
+    if (target.kind !== 'stdio') continue;
+    if (target.fd === 1 && deps.settings.output === 'json') {
+      throw new UsageError(`${file.label} writes to stdout, where -o json prints the run; ${file.fix}, or leave out -o json.`);
+    }
+    // The workbook is finished before it is copied in, but binary in a terminal or a pipe is never what was meant: name a file.
+    if (file.path === out && output.format === 'excel' && !fstatSync(target.fd).isFile()) {
+      const stream = target.fd === 1 ? 'stdout' : 'stderr';
+      throw new UsageError(`${file.label} would send an Excel workbook to ${stream}, which is a pipe or a terminal; give --out a file path such as out.xlsx, or redirect ${stream} to a file.`);
+    }
+  }
 }
 
 /**
- * Where the output goes and in which format. The default is `<job>.out.csv`, or `.xlsx` when
- * `outputFileType: excel`. An `--out` ending in `.csv` or `.xlsx` gets that format, whatever the
- * job file says (a note says so when they differ), so the bytes always match the extension; any
- * other extension gets the job file's format.
+ * Where the output goes, in which format, and its name in messages. The default is
+ * `<job>.out.csv`, or `.xlsx` when `outputFileType: excel`. `--out -` is stdout (written as
+ * /dev/stdout is: see write/atomic.ts), in the job file's format. An `--out` ending in `.csv` or
+ * `.xlsx` gets that format, whatever the job file says (a note says so when they differ), so the
+ * bytes always match the extension; any other extension gets the job file's format.
  */
-export function outputTarget(job: JobFile, outFlag: string | undefined, deps: Deps): { path: string; format: 'csv' | 'excel' } {
+export function outputTarget(job: JobFile, outFlag: string | undefined, deps: Deps): { path: string; format: 'csv' | 'excel'; name: string } {
   const configured = job.options.outputFileType === 'excel' ? 'excel' : 'csv';
-  if (outFlag === undefined) return { path: defaultOutPath(job.path, configured), format: configured };
+  if (outFlag === undefined) {
+    const path = defaultOutPath(job.path, configured);
+    return { path, format: configured, name: displayPath(deps.cwd, path) };
+  }
+  // `-` is stdout, as for csvkit, qsv and our own --json-data -.
+  if (outFlag === '-') return { path: '/dev/stdout', format: configured, name: 'stdout' };
   const path = resolve(deps.cwd, outFlag);
   const ext = extname(path).toLowerCase();
   const byExtension = ext === '.csv' ? 'csv' : ext === '.xlsx' ? 'excel' : undefined;
@@ -170,7 +196,7 @@ export function outputTarget(job: JobFile, outFlag: string | undefined, deps: De
   if (byExtension && byExtension !== configured) {
     deps.io.status(`Writing ${byExtension === 'excel' ? 'an Excel workbook' : 'CSV'} because --out ends in ${ext} (the job file's outputFileType is ${configured}).`);
   }
-  return { path, format: byExtension ?? configured };
+  return { path, format: byExtension ?? configured, name: displayPath(deps.cwd, path) };
 }
 
 /**
@@ -216,7 +242,7 @@ export function dryRunCommand(deps: Deps, run = dryRun): Command {
   const command = new Command('dry-run')
     .description('run a job file through the embedded engine offline and write the output file')
     .argument('<job.yaml>', 'job file')
-    .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file); .csv writes CSV and .xlsx Excel, whatever outputFileType says')
+    .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file), - for stdout; .csv writes CSV and .xlsx Excel, whatever outputFileType says')
     .option('--lenient', 'pad or cut rows with the wrong number of cells instead of failing', false)
     .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values (.jsonl: as JSON lines)')
     .option('--report <file.html>', 'also write a self-contained HTML report: mapping, a profile per field, drops, fills, text rules')

@@ -156,7 +156,7 @@ export function runCommand(deps: Deps, run = { jobId: runJobId, jobFile: runJobF
     .option('--yes', 'job file: accept every suggestion below the confidence bar')
     .option('--min-confidence <x>', 'job file: confidence bar for unpinned suggestions (0 to 1)')
     .option('--dry-run', 'job file: run offline with the embedded engine (the same gates: --min-confidence, --yes, --max-dropped-rows)')
-    .option('--out <path>', 'job file with --dry-run: output file')
+    .option('--out <path>', 'job file with --dry-run: output file, - for stdout')
     .option('--interactive', 'job file: review the suggestions before running')
     .option('--max-dropped-rows <n>', 'job file: fail (exit 5) when more rows are dropped')
     .option('--lenient', 'job file with --dry-run: pad or cut rows with the wrong number of cells')

@@ -8,15 +8,18 @@
  * A target that is a symbolic link is written through: the temp file goes beside the file the
  * link names and is renamed over that file, so the link stays and its target changes atomically.
  * A target that exists and is not a regular file (a named pipe, a character device such as
- * /dev/stdout, /dev/fd/N from a shell's process substitution) cannot be replaced by a rename: it
- * is written directly, streaming, and is not atomic.
+ * /dev/tty, /dev/fd/N from a shell's process substitution) cannot be replaced by a rename: it
+ * is written directly, streaming, and is not atomic. This process's own stdout or stderr, however
+ * named (/dev/stdout, /dev/fd/2, /proc/self/fd/1), is never opened again: opening it anew would
+ * start over a file the shell opened for `>>`, and cannot be done at all for a socket. It gets the
+ * whole output, written to a temp file first, through the descriptor already open.
  *
  * The same exit and signal handlers remove every other path registered with `removeOnExit`
  * (the parallel engine's spill folder).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync, statSync, type Stats } from 'node:fs';
-import { lstat, readdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, fstatSync, rmSync, statSync, type Stats } from 'node:fs';
+import { chmod, lstat, readdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -103,16 +106,21 @@ export async function sweepTempFiles(dir: string, name?: string): Promise<void> 
  * Where a write to `path` goes. `file`: a regular file (or none yet) at `path`, the file a
  * symbolic link at `path` names (followed to its end, even when that file does not exist yet):
  * written through a temp file beside it. `stream`: something that exists and is not a regular
- * file or a folder (a FIFO, a character device, a socket), or anything under /dev or /proc
- * (/dev/stdout names whatever fd 1 is, even a regular file): written directly.
+ * file or a folder (a FIFO, a character device, a socket), or anything under /dev or /proc:
+ * written directly. `stdio`: such a path that is this process's stdout (`fd` 1) or stderr (2),
+ * the same device and inode (/dev/stdout when fd 1 is a regular file opened for `>>` too):
+ * written into that open descriptor, never opened again.
  */
-export type WriteTarget = { kind: 'file' | 'stream'; path: string };
+export type WriteTarget = { kind: 'file' | 'stream'; path: string } | { kind: 'stdio'; path: string; fd: 1 | 2 };
 
 /** Resolves `path` (relative to the working folder) to where a write goes; see WriteTarget. */
 export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => undefined);
-  if (info && streams(absolute, info)) return { kind: 'stream', path: absolute };
+  if (info && streams(absolute, info)) {
+    const fd = standardStream(absolute, info);
+    return fd === undefined ? { kind: 'stream', path: absolute } : { kind: 'stdio', path: absolute, fd };
+  }
   return { kind: 'file', path: await followLinks(absolute) };
 }
 
@@ -120,7 +128,8 @@ export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
 export function isStreamTarget(path: string): boolean {
   const absolute = resolve(path);
   try {
-    return streams(absolute, statSync(absolute));
+    const info = statSync(absolute);
+    return streams(absolute, info) && standardStream(absolute, info) === undefined;
   } catch {
     return false;
   }
@@ -129,6 +138,25 @@ export function isStreamTarget(path: string): boolean {
 /** Whether an existing `absolute` path is written as a stream: under /dev or /proc, or neither a regular file nor a folder. */
 function streams(absolute: string, info: Stats): boolean {
   return absolute.startsWith('/dev/') || absolute.startsWith('/proc/') || (!info.isFile() && !info.isDirectory());
+}
+
+/**
+ * Which of this process's stdout (1) and stderr (2) the file `info` describes, by device and
+ * inode, whatever its name; when both are that file (`2>&1`), the one the name ends with first
+ * (`/dev/stderr`, `/dev/fd/2`). /dev/null is only itself.
+ */
+function standardStream(absolute: string, info: Stats): 1 | 2 | undefined {
+  if (absolute === '/dev/null') return undefined;
+  const order = /\/(stderr|2)$/.test(absolute) ? [2, 1] as const : [1, 2] as const;
+  for (const fd of order) {
+    try {
+      const open = fstatSync(fd);
+      if (open.dev === info.dev && open.ino === info.ino) return fd;
+    } catch {
+      // Not open: it is not this one.
+    }
+  }
+  return undefined;
 }
 
 /** The real path of the file `path` names, following links (a dangling link's final name too), with the real path of its folder. */
@@ -154,18 +182,23 @@ export interface WriteAtomicOptions {
 }
 
 /**
- * Runs `write` on a temp file, then renames it to `path` (to the file a link at `path` names);
- * on any failure the temp file is removed and the error rethrown. A stream target (a FIFO,
- * /dev/stdout) is handed to `write` itself: see WriteTarget.
+ * Runs `write` on a temp file, then renames it to `path` (to the file a link at `path` names),
+ * with the permissions of the file it replaces; on any failure the temp file is removed and the error rethrown. A stream target (a FIFO,
+ * /dev/tty) is handed to `write` itself; stdout or stderr gets the finished temp file: see WriteTarget.
  */
 export async function writeAtomic<T>(path: string, write: (tempPath: string) => Promise<T>, options: WriteAtomicOptions = {}): Promise<T> {
   const target = await resolveWriteTarget(path);
-  if (target.kind === 'stream') return options.seeks ? writeThroughTemp(target.path, write) : write(target.path);
+  // Our own stdout and stderr are written by the streams that hold them, which a writer given a path cannot reach.
+  if (target.kind === 'stdio' || (target.kind === 'stream' && options.seeks)) return writeThroughTemp(target, write);
+  if (target.kind === 'stream') return write(target.path);
   await sweepTempFiles(dirname(target.path), basename(target.path));
   const temp = tempPathFor(target.path);
   const forget = removeOnExit(temp);
   try {
     const result = await write(temp);
+    // A new file gets the umask's mode; a replaced one keeps exactly its own (a private 600 stays private).
+    const replaced = await stat(target.path).catch(() => undefined);
+    if (replaced) await chmod(temp, replaced.mode & 0o7777);
     await rename(temp, target.path);
     return result;
   } catch (error) {
@@ -176,14 +209,19 @@ export async function writeAtomic<T>(path: string, write: (tempPath: string) => 
   }
 }
 
-/** Writes a stream target through a temp file in the system's temp folder, copied into it when complete. */
-async function writeThroughTemp<T>(path: string, write: (tempPath: string) => Promise<T>): Promise<T> {
-  const temp = join(tmpdir(), `.import-${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+/** Writes a stream target, or stdout or stderr, through a temp file in the system's temp folder, copied into it when complete. */
+async function writeThroughTemp<T>(target: WriteTarget, write: (tempPath: string) => Promise<T>): Promise<T> {
+  const temp = join(tmpdir(), `.import-${basename(target.path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const forget = removeOnExit(temp);
   try {
     const result = await write(temp);
-    // flags 'w' on a FIFO or a device truncates nothing; on /dev/stdout redirected to a file it starts it over, as `cp x /dev/stdout` does.
-    await pipeline(createReadStream(temp), createWriteStream(path, { flags: 'w' }));
+    if (target.kind === 'stdio') {
+      // Appended where the descriptor stands (`>>` keeps what the file held), and left open for what follows.
+      await pipeline(createReadStream(temp), target.fd === 1 ? process.stdout : process.stderr, { end: false });
+    } else {
+      // flags 'w' on a FIFO or a device truncates nothing.
+      await pipeline(createReadStream(temp), createWriteStream(target.path, { flags: 'w' }));
+    }
     return result;
   } finally {
     await rm(temp, { force: true }).catch(() => {});

@@ -56,18 +56,22 @@ export function newFixes(perRow = false): OutputFixes {
   return { replaced: 0, cut: 0, early: 0, rows: perRow ? [] : undefined };
 }
 
-/** The warning for `count` characters an output could not hold and replaced with U+FFFD: one wording for CSV and Excel. */
-export function replacedWarning(output: 'CSV' | 'Excel', count: number, cannotHold: string): string {
-  return `${output} output: ${count} character(s) that ${cannotHold} were replaced with U+FFFD.`;
+/** Which file a warning about replaced characters is about. */
+export type FixedFile = 'CSV output' | 'Excel output' | 'CSV rejects file';
+
+/** The warning for `count` characters a file could not hold and replaced with U+FFFD: one wording for CSV, Excel and the rejects. */
+export function replacedWarning(file: FixedFile, count: number, cannotHold: string): string {
+  return `${file}: ${count} character(s) that ${cannotHold} were replaced with U+FFFD.`;
 }
 
-/** The report's warnings for what the CSV writer changed (none when nothing was). */
-export function csvFixWarnings(fixes: OutputFixes): string[] {
-  return fixes.replaced ? [replacedWarning('CSV', fixes.replaced, 'UTF-8 cannot hold (unpaired surrogates)')] : [];
+/** The report's warnings for what a CSV writer changed (none when nothing was): the output's, or `file`'s. */
+export function csvFixWarnings(fixes: OutputFixes, file: FixedFile = 'CSV output'): string[] {
+  return fixes.replaced ? [replacedWarning(file, fixes.replaced, 'UTF-8 cannot hold (unpaired surrogates)')] : [];
 }
 
 /** How many unpaired surrogates `text` holds (each becomes U+FFFD in UTF-8). */
 export function loneSurrogates(text: string): number {
+  if (isWellFormed(text)) return 0;
   let count = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {

@@ -15,7 +15,7 @@ export { writeXlsx } from './xlsx.js';
 
 /**
  * Writes `table` to `path` through a temp file renamed on success; no partial file is ever left
- * (a named pipe or a device such as /dev/stdout is written directly: see write/atomic.ts).
+ * (a named pipe or a device such as /dev/tty is written directly, our stdout or stderr through its open descriptor: see write/atomic.ts).
  * `warn` receives what the format made the writer change (characters UTF-8 or XML cannot hold, and more in Excel).
  */
 export async function writeTable(table: Table, path: string, format: 'csv' | 'excel', warn?: (message: string) => void): Promise<{ rows: number }> {
@@ -31,12 +31,14 @@ export async function writeTable(table: Table, path: string, format: 'csv' | 'ex
 /**
  * Fails early, before any row moves, when a file cannot be written at `path`: its folder (that of
  * the file a link names) is missing or not writable, or it is a folder; a pipe or a device must
- * be writable itself. `flag` names the option in the message (`--rejects`); the output when absent.
+ * be writable itself (our own stdout and stderr are open for writing already). `flag` names the option in the message (`--rejects`); the output when absent.
  */
 export async function checkWritable(path: string, flag?: string): Promise<void> {
   const shown = flag ? `${path} (${flag})` : path;
   const other = flag ? `another ${flag} path` : 'another output path';
   const target = await resolveWriteTarget(path);
+  // Our stdout or stderr is open already: written through the descriptor, never opened again.
+  if (target.kind === 'stdio') return;
   if (target.kind === 'stream') {
     try {
       await access(target.path, constants.W_OK);

@@ -74,7 +74,7 @@ export function addRowFixes(into: OutputFixes, record: readonly number[], at: nu
 /** The report's warnings for the fixes (none when nothing was changed). */
 export function fixWarnings(fixes: OutputFixes): string[] {
   const warnings: string[] = [];
-  if (fixes.replaced) warnings.push(replacedWarning('Excel', fixes.replaced, 'XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF)'));
+  if (fixes.replaced) warnings.push(replacedWarning('Excel output', fixes.replaced, 'XML cannot hold (control characters, unpaired surrogates, U+FFFE/U+FFFF)'));
   if (fixes.cut) warnings.push(`Excel output: ${fixes.cut} value(s) longer than ${MAX_TEXT.toLocaleString('en-US')} characters (an Excel cell's limit) were cut to that length.`);
   if (fixes.early) warnings.push(`Excel output: ${fixes.early} date_time value(s) before 1900-03-01, which Excel cannot show as dates, were written as text.`);
   return warnings;
