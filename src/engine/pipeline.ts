@@ -14,7 +14,7 @@ import { typeWarnings } from './steps/types.js';
 import { suggestResources, suggestSheet } from './suggest.js';
 import {
   eachBatch, emptyReport, emptyTypeEvidence, SAMPLE_ROWS,
-  type Batch, type EngineConfig, type InputSource, type Report, type Row, type ScriptFn, type SheetInfo, type StepContext, type Table,
+  type Batch, type EngineConfig, type InputSource, type Report, type Row, type RunOutput, type ScriptFn, type SheetInfo, type StepContext, type Table,
 } from './types.js';
 import { writeTable } from './write/index.js';
 import { isStreamTarget } from './write/atomic.js';
@@ -66,7 +66,7 @@ export interface RunResult extends Analysis {
 export interface RunOptions {
   /** Given the suggestions, the complete update bodies to apply (job file over suggestions, or a job's stored state). */
   configure: (resources: JobResources) => Required<JobConfig> | Promise<Required<JobConfig>>;
-  output?: { path: string; format: 'csv' | 'excel' };
+  output?: RunOutput;
   collectDataTable?: boolean;
   /** Receives every rejected row and emptied cell, in input-row order (rejects.ts). */
   rejects?: RejectSink;
@@ -170,8 +170,9 @@ function mayRunParallel(setup: JobSetup, options: RunOptions): boolean {
   if (process.env.IMPORT_ENGINE_THREADS === '1') return false;
   return setup.input.kind === 'csv' && setup.input.size >= PARALLEL_MIN_BYTES && !setup.useFullData
     && (setup.preScripts ?? []).length === 0
-    // A parallel run that falls back writes its output again from the start, which a pipe cannot take back.
-    && !(options.output && isStreamTarget(options.output.path));
+    // A parallel run that falls back writes its output again from the start, which a pipe written
+    // as the run goes cannot take back (one with a check before the commit gets the finished file).
+    && !(options.output && !options.output.beforeCommit && isStreamTarget(options.output.path));
 }
 
 /** With IMPORT_ENGINE_TRACE=1, says on stderr which path a run took (for tests and benchmarks). */
@@ -201,7 +202,8 @@ async function runRest(opened: OpenedJob, bodies: Required<JobConfig>, config: E
     collector?.push(batch);
     profiler?.push(batch);
   });
-  if (options.output) await writeTable(counted, options.output.path, options.output.format, ctx.warn);
+  const { output } = options;
+  if (output) await writeTable(counted, output.path, output.format, ctx.warn, output.beforeCommit && (() => output.beforeCommit?.(report)));
   else for await (const _ of counted.batches) { /* drain */ }
   ctx.rejects?.release();
   for (const warning of typeWarnings(ctx.typeEvidence)) ctx.warn(warning);

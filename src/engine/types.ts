@@ -47,6 +47,17 @@ export interface TextChangeCount { rule: string; field: string; count: number; e
 export const REPORT_TEXT_EXAMPLES = 3;
 
 /** What a run did to the data. */
+/** Where a run writes its output, and the check its result must pass before the output takes its place. */
+export interface RunOutput {
+  path: string;
+  format: 'csv' | 'excel';
+  /**
+   * Runs once every row is written, with the finished report's counts: a throw keeps the output
+   * from taking the target's place (a file it would replace stays as it was) and fails the run.
+   */
+  beforeCommit?: (report: Report) => void | Promise<void>;
+}
+
 export interface Report {
   rowsIn: number;
   rowsOut: number;

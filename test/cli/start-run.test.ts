@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyExample, runCli } from '../support/cli.js';
@@ -232,6 +232,19 @@ describe('import run <job.yaml> --dry-run', () => {
     expect(within.exitCode).toBe(0);
     expect(within.stderr).toContain('Wrote 5 rows to within.csv');
     expect(server.requests).toHaveLength(0);
+  }, 30_000);
+
+  it('keeps an output it would replace, and sends nothing to stdout, when the run passes --max-dropped-rows', async () => {
+    writeFileSync(join(example, 'kept.csv'), 'last,good\nrun,1\n');
+    chmodSync(join(example, 'kept.csv'), 0o640);
+    const res = await dryRun(['--max-dropped-rows', '2', '--out', 'kept.csv']);
+    expect(res.exitCode).toBe(5);
+    expect(readFileSync(join(example, 'kept.csv'), 'utf8')).toBe('last,good\nrun,1\n');
+    expect(statSync(join(example, 'kept.csv')).mode & 0o777).toBe(0o640);
+    const piped = await dryRun(['--max-dropped-rows', '2', '--out', '-']);
+    expect(piped.exitCode).toBe(5);
+    expect(piped.stdout).toBe('');
+    expect(readdirSync(example).filter((name) => name.startsWith('.'))).toEqual([]);
   }, 30_000);
 
   it('stops at the review gate, before writing, for suggestions under --min-confidence; --yes accepts them', async () => {

@@ -21,7 +21,11 @@ function readFifo(path: string, timeoutMs = 15_000): Promise<string> {
     reader.stdout.setEncoding('utf8').on('data', (d) => { text += d; });
     const timer = setTimeout(() => reader.kill('SIGKILL'), timeoutMs);
     reader.on('error', (e) => { clearTimeout(timer); reject(e); });
-    reader.on('close', () => { clearTimeout(timer); resolve(text); });
+    reader.on('close', (_code, signal) => {
+      clearTimeout(timer);
+      if (signal) reject(new Error(`the reader of ${path} was still waiting after ${timeoutMs} ms`));
+      else resolve(text);
+    });
   });
 }
 
@@ -54,6 +58,16 @@ describe('dry-run output targets', () => {
     expect((await lstat(join(dir, 'out.csv'))).isFIFO()).toBe(true);
     expect((await lstat(join(dir, 'rejects.csv'))).isFIFO()).toBe(true);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('sends nothing into a named pipe when the run fails its --max-dropped-rows, and lets its reader end', async () => {
+    const dir = await tempExample('customers');
+    expect(spawnSync('mkfifo', [join(dir, 'out.csv')]).status).toBe(0);
+    const output = readFifo(join(dir, 'out.csv'));
+    const r = await runCli(['run', 'job.yaml', '--dry-run', '--max-dropped-rows', '2', '--out', 'out.csv'], { cwd: dir });
+    expect(r.exitCode).toBe(5);
+    expect(await output).toBe('');
+    expect((await lstat(join(dir, 'out.csv'))).isFIFO()).toBe(true);
   });
 
   it('sends a whole Excel workbook into a named pipe', async () => {

@@ -109,6 +109,22 @@ describe('import dry-run with two threads', () => {
     expect(Object.values(dropped).every((n) => (n as number) > 0)).toBe(true);
   }, 120_000);
 
+  it('gives --max-dropped-rows the whole file\'s counts before the output replaces a file, on both threads', async () => {
+    const dir = await setup({ rows: 110_000 });
+    await writeFile(join(dir, 'kept.csv'), 'last good run\n');
+    const gated = (threads: string | undefined) => runCli(['run', join(dir, 'job.yaml'), '--dry-run', '--max-dropped-rows', '1', '--out', join(dir, 'kept.csv')], {
+      env: { IMPORT_ENGINE_THREADS: threads, IMPORT_ENGINE_TRACE: '1' }, timeoutMs: 60_000,
+    });
+    const [one, two] = [await gated('1'), await gated(undefined)];
+    expect(two.stderr).not.toMatch(/engine: (1 thread|fell back)/);
+    // Every row counted, the worker's parts too: the same counts as one thread.
+    const error = (r: { stderr: string }) => r.stderr.split('\n').filter((l) => l.startsWith('error:')).join('\n');
+    expect(error(two)).toMatch(/^error: The run would drop \d+ of 110000 rows/);
+    expect(error(two)).toBe(error(one));
+    expect([one.exitCode, two.exitCode]).toEqual([5, 5]);
+    expect(await readFile(join(dir, 'kept.csv'), 'utf8')).toBe('last good run\n');
+  }, 120_000);
+
   it('writes the same Excel workbook and report as one thread', async () => {
     const dir = await setup({ rows: 110_000 });
     // Excel output, and e-mails with a control character XML cannot hold: the merge counts the fixes of kept rows only.

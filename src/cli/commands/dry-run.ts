@@ -70,33 +70,22 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
       if (gates && !opts.gate?.yes) gates.checkReviewGate({ needsReview: needsReview(entries), emptyFields, minConfidence }, job);
       return applied;
     },
-    output: { path: out, format },
+    output: {
+      path: out,
+      format,
+      // Checked once every row is read, before the output takes its place: a run that fails them
+      // writes nothing (a file it would replace keeps its contents), as a failed run on the service.
+      beforeCommit: (report) => {
+        // After the reader, so its own errors (empty file, bad bytes) come first.
+        if (report.rowsIn === 0) throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
+        if (gates && opts.gate?.limit) gates.checkDropLimit(opts.gate.limit, report, job);
+      },
+    },
     collectDataTable: deps.settings.output === 'json',
     rejects: extras.sink,
     profile: opts.report !== undefined,
   }).catch(async (error: unknown) => { await extras.abort(error); throw error; });
   progress.finish();
-  /** Takes the output back: the file written (that of a link, which stays); a pipe or a device has nothing to take back. */
-  const takeBackOutput = async (error?: unknown) => {
-    const [{ rm }, { resolveWriteTarget }] = await Promise.all([import('node:fs/promises'), import('../../engine/write/atomic.js')]);
-    const written = await resolveWriteTarget(out);
-    if (written.kind === 'file') await rm(written.path, { force: true });
-    await extras.abort(error);
-  };
-  if (result.report.rowsIn === 0) {
-    // Checked after the run so the reader's own errors (empty file, bad bytes) come first.
-    await takeBackOutput();
-    throw new UsageError(`${input.name} has a header but no data rows; add rows to the input and run again.`);
-  }
-  if (gates && opts.gate?.limit) {
-    try {
-      gates.checkDropLimit(opts.gate.limit, result.report, job);
-    } catch (error) {
-      // A run over the limit produces nothing, as on the service: no output to mistake for a good one.
-      await takeBackOutput(error);
-      throw error;
-    }
-  }
   await extras.finish();
   // Never an empty column in silence: a required field with no column is said, here and in the report.
   const warnings = [

@@ -27,7 +27,7 @@ import { STEPS } from '../steps/index.js';
 import { dataTypeOf, typeWarnings, mergeTypeEvidence, scanSlashOrder, type SlashOrders } from '../steps/types.js';
 import {
   emptyReport, REPORT_FIRST_ROWS, REPORT_TEXT_EXAMPLES, SAMPLE_ROWS,
-  type Batch, type EngineConfig, type InputSource, type Report, type Row, type StepContext, type Table,
+  type Batch, type EngineConfig, type InputSource, type Report, type Row, type RunOutput, type StepContext, type Table,
 } from '../types.js';
 import { writeTable } from '../write/index.js';
 import { writeAll } from '../write/fd.js';
@@ -166,7 +166,7 @@ export interface ParallelRun {
   metadata: MetadataCollector;
   lenient: boolean;
   onProgress?: (bytesRead: number) => void;
-  output?: { path: string; format: 'csv' | 'excel' };
+  output?: RunOutput;
   collectDataTable: boolean;
   /** Send the rows across (rejected rows need their values). */
   sendRows: boolean;
@@ -358,25 +358,35 @@ export async function runParallel(run: ParallelRun): Promise<ParallelResult | un
       yield* catchUp(parts.length, true);
     }
     const out: PreformattedTable = { columns: table.columns, types: table.types, batches: merged(), [PREFORMATTED]: true, sheetFixes };
-    if (run.output) await writeTable(out, run.output.path, output, ctx.warn);
-    else for await (const _ of out.batches) { /* drain */ }
-
-    ctx.rejects?.release();
-    const sampled = report.rowsIn;
-    mergeReports(report, done);
-    if (ctx.typeEvidence) {
-      let offset = 0;
-      for (const part of done) {
-        mergeTypeEvidence(ctx.typeEvidence, part.typeEvidence, offset);
-        offset += part.rows;
+    /** Once every part is merged: their reports and type evidence into the run's, before the output is committed. */
+    const finish = () => {
+      const sampled = report.rowsIn;
+      mergeReports(report, done);
+      if (ctx.typeEvidence) {
+        let offset = 0;
+        for (const part of done) {
+          mergeTypeEvidence(ctx.typeEvidence, part.typeEvidence, offset);
+          offset += part.rows;
+        }
+        for (const warning of typeWarnings(ctx.typeEvidence)) ctx.warn(warning);
       }
-      for (const warning of typeWarnings(ctx.typeEvidence)) ctx.warn(warning);
+      // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are
+      // added as a count (an array of a million empty rows, as before, was 8 MB at the run's end).
+      if (report.rowsIn > sampled && !run.metadata.countPastSample(report.rowsIn - sampled)) {
+        throw new ParallelFallback('The start metadata had not read its whole sample.');
+      }
+    };
+    const target = run.output;
+    if (target) {
+      await writeTable(out, target.path, output, ctx.warn, async () => {
+        finish();
+        await target.beforeCommit?.(report);
+      });
+    } else {
+      for await (const _ of out.batches) { /* drain */ }
+      finish();
     }
-    // The collector has counted the sample's rows; past SAMPLE_ROWS it only counts, so the rest are
-    // added as a count (an array of a million empty rows, as before, was 8 MB at the run's end).
-    if (report.rowsIn > sampled && !run.metadata.countPastSample(report.rowsIn - sampled)) {
-      throw new ParallelFallback('The start metadata had not read its whole sample.');
-    }
+    ctx.rejects?.release();
     return { columns: table.columns, types: table.types, runWebhook: collector?.body('', table.columns, table.types), profile: profiler?.result() };
   } finally {
     await run.pool.terminate();

@@ -9,7 +9,8 @@
  * link names and is renamed over that file, so the link stays and its target changes atomically.
  * A target that exists and is not a regular file (a named pipe, a character device such as
  * /dev/tty, /dev/fd/N from a shell's process substitution) cannot be replaced by a rename: it
- * is written directly, streaming, and is not atomic. This process's own stdout or stderr, however
+ * is written directly, streaming, and is not atomic, unless the write has a check to pass before
+ * it commits (`beforeCommit`: a dry run's output), when it gets the finished temp file. This process's own stdout or stderr, however
  * named (/dev/stdout, /dev/fd/2, /proc/self/fd/1), is never opened again: opening it anew would
  * start over a file the shell opened for `>>`, and cannot be done at all for a socket. It gets the
  * whole output, written to a temp file first, through the descriptor already open.
@@ -18,7 +19,7 @@
  * (the parallel engine's spill folder).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, fstatSync, rmSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, createReadStream, createWriteStream, fstatSync, openSync, rmSync, statSync, type Stats } from 'node:fs';
 import { chmod, lstat, readdir, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -179,6 +180,13 @@ export interface WriteAtomicOptions {
    * it once complete.
    */
   seeks?: boolean;
+  /**
+   * Called once the whole file is written, before it takes the target's place: a throw leaves the
+   * target as it was (a file it would replace keeps its contents; a pipe, stdout included, gets
+   * nothing), so a run whose result fails a check afterwards destroys nothing. A stream target
+   * then gets a temp file too, copied into it once this has passed.
+   */
+  beforeCommit?: () => void | Promise<void>;
 }
 
 /**
@@ -189,13 +197,14 @@ export interface WriteAtomicOptions {
 export async function writeAtomic<T>(path: string, write: (tempPath: string) => Promise<T>, options: WriteAtomicOptions = {}): Promise<T> {
   const target = await resolveWriteTarget(path);
   // Our own stdout and stderr are written by the streams that hold them, which a writer given a path cannot reach.
-  if (target.kind === 'stdio' || (target.kind === 'stream' && options.seeks)) return writeThroughTemp(target, write);
+  if (target.kind === 'stdio' || (target.kind === 'stream' && (options.seeks || options.beforeCommit))) return writeThroughTemp(target, write, options.beforeCommit);
   if (target.kind === 'stream') return write(target.path);
   await sweepTempFiles(dirname(target.path), basename(target.path));
   const temp = tempPathFor(target.path);
   const forget = removeOnExit(temp);
   try {
     const result = await write(temp);
+    await options.beforeCommit?.();
     // A new file gets the umask's mode; a replaced one keeps exactly its own (a private 600 stays private).
     const replaced = await stat(target.path).catch(() => undefined);
     if (replaced) await chmod(temp, replaced.mode & 0o7777);
@@ -210,11 +219,12 @@ export async function writeAtomic<T>(path: string, write: (tempPath: string) => 
 }
 
 /** Writes a stream target, or stdout or stderr, through a temp file in the system's temp folder, copied into it when complete. */
-async function writeThroughTemp<T>(target: WriteTarget, write: (tempPath: string) => Promise<T>): Promise<T> {
+async function writeThroughTemp<T>(target: WriteTarget, write: (tempPath: string) => Promise<T>, beforeCommit?: () => void | Promise<void>): Promise<T> {
   const temp = join(tmpdir(), `.import-${basename(target.path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const forget = removeOnExit(temp);
   try {
     const result = await write(temp);
+    await beforeCommit?.();
     if (target.kind === 'stdio') {
       // Appended where the descriptor stands (`>>` keeps what the file held), and left open for what follows.
       await pipeline(createReadStream(temp), target.fd === 1 ? process.stdout : process.stderr, { end: false });
@@ -223,8 +233,21 @@ async function writeThroughTemp<T>(target: WriteTarget, write: (tempPath: string
       await pipeline(createReadStream(temp), createWriteStream(target.path, { flags: 'w' }));
     }
     return result;
+  } catch (error) {
+    // A reader waiting on a named pipe would wait for ever for a writer that never comes: it gets an empty stream.
+    if (target.kind === 'stream') releaseReader(target.path);
+    throw error;
   } finally {
     await rm(temp, { force: true }).catch(() => {});
     forget();
+  }
+}
+
+/** Opens a named pipe for writing without waiting and closes it, so a reader blocked opening it sees its end; nothing when none waits. */
+function releaseReader(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // No reader (ENXIO), or not a pipe: nothing waits.
   }
 }

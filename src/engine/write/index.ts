@@ -16,16 +16,19 @@ export { writeXlsx } from './xlsx.js';
 /**
  * Writes `table` to `path` through a temp file renamed on success; no partial file is ever left
  * (a named pipe or a device such as /dev/tty is written directly, our stdout or stderr through its open descriptor: see write/atomic.ts).
- * `warn` receives what the format made the writer change (characters UTF-8 or XML cannot hold, and more in Excel).
+ * `warn` receives what the format made the writer change (characters UTF-8 or XML cannot hold, and more in Excel);
+ * `beforeCommit` runs once every row is written, before the file takes the target's place (see WriteAtomicOptions).
  */
-export async function writeTable(table: Table, path: string, format: 'csv' | 'excel', warn?: (message: string) => void): Promise<{ rows: number }> {
+export async function writeTable(
+  table: Table, path: string, format: 'csv' | 'excel', warn?: (message: string) => void, beforeCommit?: () => void | Promise<void>,
+): Promise<{ rows: number }> {
   // Known here, before a row is read: a file of no columns holds only blank lines, which no reader takes for rows.
   if (table.columns.length === 0) {
     throw new UsageError(`The output ${path} would have no columns (every input column is unmapped, or a script removed them all), so nothing was written; map at least one column under config.mapping.`);
   }
   await checkWritable(path);
   // The XLSX writer patches what it wrote, so a pipe gets the finished workbook; CSV streams.
-  return writeAtomic(path, (temp) => (format === 'excel' ? writeXlsx(table, temp, warn) : writeCsv(table, temp, warn)), { seeks: format === 'excel' });
+  return writeAtomic(path, (temp) => (format === 'excel' ? writeXlsx(table, temp, warn) : writeCsv(table, temp, warn)), { seeks: format === 'excel', beforeCommit });
 }
 
 /**
