@@ -275,6 +275,34 @@ describe('CSV reader', () => {
     expect((await readError(quoted)).message).toBe(`${quoted}:2: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
+  it('refuses a lone CR in an unquoted field of an LF or CRLF file at its line and column, though the row is as wide as the header', async () => {
+    const fix = "which readers disagree on (some end the row there, some refuse the file); quote the field if the CR is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.";
+    const lf = await file('a,b\n1,x\ry\n2,z\n');
+    expect((await readError(lf)).message).toBe(`${lf}:2:4: an unquoted field holds a lone CR (carriage return), ${fix}`);
+    const crlf = await file('a,b\r\n1,x\r\n"2\r\n3",y\rz\r\n');
+    expect((await readError(crlf)).message).toBe(`${crlf}:4:5: an unquoted field holds a lone CR (carriage return), ${fix}`);
+    // A CRLF line end converted once more (CR CR LF): the first CR is a lone one.
+    const twice = await file('a,b\r\n1,x\r\r\n');
+    expect((await readError(twice)).message).toMatch(new RegExp(`:2:4: an unquoted field holds a lone CR`));
+    // In a file whose lines end in a lone CR, an LF is the stray line break.
+    const cr = await file('a,b\r1,x\ny\r');
+    expect((await readError(cr)).message).toBe(`${cr}:2:4: an unquoted field holds an LF (line feed), which readers disagree on (some end the row there, some refuse the file); quote the field if the LF is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.`);
+  });
+
+  it('keeps a CR inside a quoted field, and reads a CR that ends the file as its last line end', async () => {
+    expect((await readAll(await file('a,b\n1,"x\ry"\n'))).rows).toEqual([['1', 'x\ry']]);
+    expect((await readAll(await file('a,b\r1,"x\ny"\r'))).rows).toEqual([['1', 'x\ny']]);
+    expect((await readAll(await file('a,b\n1,x\n2,y\r'))).rows).toEqual([['1', 'x'], ['2', 'y']]);
+  });
+
+  it('keeps a lone CR in an unquoted field under lenient, warning once with the first place and the count', async () => {
+    const warnings: string[] = [];
+    const path = await file('a,b\n1,x\ry\n2,z\n3,p\rq\n');
+    const { rows } = await readAll(path, { lenient: true, warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['1', 'x\ry'], ['2', 'z'], ['3', 'p\rq']]);
+    expect(warnings).toEqual([`${path}:2:4: an unquoted field holds a lone CR (carriage return), kept in the value under --lenient (2 rows hold one); quote such fields if the CR is part of the value, or save the file with one kind of line end if it ends a line.`]);
+  });
+
   it('counts physical lines after a quoted multi-line field and blank lines', async () => {
     const path = await file('a,b\n"one\ntwo\nthree",x\n\n1,2\n1,2,3\n');
     const error = await readError(path);
