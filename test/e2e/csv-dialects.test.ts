@@ -157,6 +157,17 @@ describe('files printf writes byte by byte', () => {
     await refused('mixed-eol.csv', /mixed-eol\.csv:3: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
   });
 
+  it('says the line ends are mixed when --lenient cuts a row that CRLF and lone CR line ends ran together', async () => {
+    sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol-lenient.csv`);
+    const r = await dryRun('mixed-eol-lenient.csv', ['id', 'name'], ['--lenient']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'name'], ['1', 'a'], ['2', 'b\r3']]);
+    expect(r.json.report.rowsRepaired).toBe(1);
+    const said = /mixed-eol-lenient\.csv:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so its row had the wrong number of cells and was padded or cut under --lenient; save the file with one kind of line end \(an editor's line-ending setting does it\) to read the rows as written\.$/;
+    expect(r.json.report.warnings).toEqual([expect.stringMatching(said)]);
+    expect(r.stderr).toMatch(/^warning: .*mixed-eol-lenient\.csv:3:4: the line ends are mixed/m);
+  });
+
   it('refuses a lone CR in an unquoted field of an LF file at its line and column, though the row is as wide as the header', async () => {
     sh(String.raw`printf 'a,b\n1,x\ry\n2,z\n' > lone-cr.csv`);
     await refused('lone-cr.csv', /lone-cr\.csv:2:4: an unquoted field holds a lone CR \(carriage return\), which readers disagree on/);

@@ -739,8 +739,13 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   let rows: Row[] = [];
   let numbers: number[] = [];
   const ready: Batch[] = [];
-  /** Under --lenient: rows whose unquoted fields hold a line break of the other kind (kept in the value), and the first one's place. */
+  /**
+   * Under --lenient, rows whose unquoted fields hold a line break of the other kind (kept in the
+   * value), and the first one's place: `kept` when the row is as wide as the header, `mixed` when
+   * the break made it too short or long (lines of a file with mixed line ends run together).
+   */
   const kept = { rows: 0, offset: 0, column: 0 };
+  const mixed = { rows: 0, offset: 0, column: 0 };
 
   /**
    * Turns parsed records into rows (in place: Papa's arrays are ours), batching them. `strays`:
@@ -777,7 +782,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         width = header.length;
         continue;
       }
-      if (n !== width) {
+      const isWrongWidth = n !== width;
+      if (isWrongWidth) {
         if (!lenient) {
           const have = `${n} ${n === 1 ? 'cell' : 'cells'}`;
           throw new RecordProblem(text, textOffset, j, stray === -1
@@ -797,9 +803,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
           throw new RecordProblem(text, textOffset, j, (where) =>
             `${where}: an unquoted field holds ${name}, which readers disagree on (some end the row there, some refuse the file); quote the field if the ${short} is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.`, undefined, stray);
         }
-        if (kept.rows++ === 0) {
-          kept.offset = textOffset + stray;
-          kept.column = columnAt(text, stray, newline);
+        const seen = isWrongWidth ? mixed : kept;
+        if (seen.rows++ === 0) {
+          seen.offset = textOffset + stray;
+          seen.column = columnAt(text, stray, newline);
         }
       }
       for (let k = 0; k < width; k++) if (isMissing(cells[k])) cells[k] = null;
@@ -894,10 +901,14 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     const message = error.describe(`${display}:${line}${error.at === undefined ? '' : `:${columnAt(error.text, error.at, newline)}`}`);
     throw error.limit ? new InputLimitError(message, error.limit, line) : new UsageError(message);
   }
+  if (mixed.rows > 0 && opts.warn) {
+    const where = `${display}:${await lineAt(path, display, mixed.offset, newline)}:${mixed.column}`;
+    opts.warn(`${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so its row had the wrong number of cells and was padded or cut under --lenient${mixed.rows > 1 ? ` (${mixed.rows} such rows in all)` : ''}; save the file with one kind of line end (an editor's line-ending setting does it) to read the rows as written.`);
+  }
   if (kept.rows > 0 && opts.warn) {
-    const line = await lineAt(path, display, kept.offset, newline);
+    const where = `${display}:${await lineAt(path, display, kept.offset, newline)}:${kept.column}`;
     const { name, short } = otherLineBreak(newline);
-    opts.warn(`${display}:${line}:${kept.column}: an unquoted field holds ${name}, kept in the value under --lenient${kept.rows > 1 ? ` (${kept.rows} rows hold one)` : ''}; quote such fields if the ${short} is part of the value, or save the file with one kind of line end if it ends a line.`);
+    opts.warn(`${where}: an unquoted field holds ${name}, kept in the value under --lenient${kept.rows > 1 ? ` (${kept.rows} rows hold one)` : ''}; quote such fields if the ${short} is part of the value, or save the file with one kind of line end if it ends a line.`);
   }
   if (!header) {
     throw new UsageError(`${display} is empty; give a file whose first line is a header row.`);

@@ -303,6 +303,25 @@ describe('CSV reader', () => {
     expect(warnings).toEqual([`${path}:2:4: an unquoted field holds a lone CR (carriage return), kept in the value under --lenient (2 rows hold one); quote such fields if the CR is part of the value, or save the file with one kind of line end if it ends a line.`]);
   });
 
+  it('says the line ends are mixed when it pads or cuts such a row under lenient, apart from CRs kept in rows of the right width', async () => {
+    const warnings: string[] = [];
+    const report = emptyReport();
+    const crlf = await file('id,name\r\n1,a\n2,b\r3,c\r\n4,d\re\r\n5\r6,f\r\n');
+    const { rows } = await readAll(crlf, { lenient: true, report, warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['1', 'a'], ['2', 'b\r3'], ['4', 'd\re'], ['5\r6', 'f']]);
+    expect(report.rowsRepaired).toBe(1);
+    expect(warnings).toEqual([
+      `${crlf}:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so its row had the wrong number of cells and was padded or cut under --lenient; save the file with one kind of line end (an editor's line-ending setting does it) to read the rows as written.`,
+      `${crlf}:4:4: an unquoted field holds a lone CR (carriage return), kept in the value under --lenient (2 rows hold one); quote such fields if the CR is part of the value, or save the file with one kind of line end if it ends a line.`,
+    ]);
+    warnings.length = 0;
+    const cr = await file('id,name\r1,a\n2,b\r3\n4\r');
+    expect((await readAll(cr, { lenient: true, warn: (m) => warnings.push(m) })).rows).toEqual([['1', 'a\n2'], ['3\n4', null]]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].startsWith(`${cr}:2:4: the line ends are mixed: this line holds an LF, `)).toBe(true);
+    expect(warnings[0]).toContain('(2 such rows in all); save the file');
+  });
+
   it('counts physical lines after a quoted multi-line field and blank lines', async () => {
     const path = await file('a,b\n"one\ntwo\nthree",x\n\n1,2\n1,2,3\n');
     const error = await readError(path);
