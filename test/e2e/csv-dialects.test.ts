@@ -76,6 +76,18 @@ describe.skipIf(!hasPandas)('files pandas writes with ; and tab (skipped without
     }, 30_000);
   }
 
+  it('refuses a one-column file pandas wrote with ; whose values hold commas, saying the header is one column and the ways out', async () => {
+    pandasCsv('one-column-semi.csv', { note: ['a, b', 'c'] }, ';');
+    await refused('one-column-semi.csv', /one-column-semi\.csv:2: the header is one column \(it holds no comma, semicolon, tab or \| outside quotes\) but this row holds 1 comma outside quotes; if the file is one column, quote the values that hold commas \(as pandas' to_csv does with its default sep\) or name the file \.tsv, and if the rows hold more columns, add their names to the header\.$/);
+    // The ways out the message names: pandas' default sep quotes the values, and a .tsv file is split on tabs only.
+    for (const [name, sep] of [['one-column-comma.csv', ','], ['one-column-semi.tsv', ';']]) {
+      pandasCsv(name, { note: ['a, b', 'c'] }, sep);
+      const r = await dryRun(name, ['note']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.json.runWebhook.dataTable).toEqual([['note'], ['a, b'], ['c']]);
+    }
+  }, 30_000);
+
   it('refuses a file whose first rows split evenly on two delimiters, naming both and the way out', async () => {
     const columns = { 'Name, first': ['Smith, John', 'Doe, Jane'], Age: [42, 37] };
     pandasCsv('even-semi.csv', columns, ';');

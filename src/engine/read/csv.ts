@@ -786,9 +786,14 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       if (isWrongWidth) {
         if (!lenient) {
           const have = `${n} ${n === 1 ? 'cell' : 'cells'}`;
-          throw new RecordProblem(text, textOffset, j, stray === -1
-            ? (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`
-            : (where) => `${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so the row has ${have} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+          const commas = `${n - 1} ${n === 2 ? 'comma' : 'commas'}`;
+          throw new RecordProblem(text, textOffset, j, stray !== -1
+            ? (where) => `${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so the row has ${have} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`
+            // A header with no delimiter is one column, read comma-separated: pandas' to_csv(sep=';')
+            // leaves `a, b` unquoted there. --lenient would cut such values, so it is not offered.
+            : width === 1 && delimiter === ',' && !forced
+              ? (where) => `${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`
+              : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);

@@ -265,6 +265,21 @@ describe('CSV reader', () => {
     expect(error.message).toBe(`${path}:7: row has 4 cells but the header has 5; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
+  it('says the header is one column when a row of a file whose header holds no delimiter holds commas, without offering --lenient', async () => {
+    const oneColumn = (path: string, line: number, commas: string) => `${path}:${line}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`;
+    const path = await file('note\nplain\na, b\n');
+    expect((await readError(path)).message).toBe(oneColumn(path, 3, '1 comma'));
+    // A header whose only comma is quoted is one column too.
+    const quoted = await file('"note, internal"\n"x, y"\na,b,c\n');
+    expect((await readError(quoted)).message).toBe(oneColumn(quoted, 3, '2 commas'));
+    // The way out the message names: the values quoted, or the file named .tsv.
+    expect((await readAll(await file('note\n"a, b"\n'))).rows).toEqual([['a, b']]);
+    expect((await readAll(await file('note\na, b\n', 'one-column.tsv'))).rows).toEqual([['a, b']]);
+    // A .tsv file, whose delimiter is not guessed, and a wider header keep the usual message.
+    const tsv = await file('note\na\tb\n', 'one-column-tab.tsv');
+    expect((await readError(tsv)).message).toBe(`${tsv}:2: row has 2 cells but the header has 1; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
   it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) runs two lines into one row', async () => {
     const crlf = await file('id,name\r\n1,a\n2,b\r3,c\n');
     expect((await readError(crlf)).message).toBe(`${crlf}:3: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
