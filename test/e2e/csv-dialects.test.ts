@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { findPython, noPythonReason } from '../support/python.js';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'import-e2e-dialects-')); });
@@ -34,12 +35,12 @@ function pandasCsv(name: string, columns: Record<string, (string | number)[]>, s
   expect(r.status, r.stderr).toBe(0);
 }
 
-/** Dry-runs `file` with every column passed through as text (`columns` typed rich_text); stdout parsed. */
-async function dryRun(file: string, columns: string[] = []) {
+/** Dry-runs `file` with every column passed through as text (`columns` typed rich_text), plus `args`; stdout parsed. */
+async function dryRun(file: string, columns: string[] = [], args: string[] = []) {
   const job = join(dir, `${file}.yaml`);
   const types = columns.map((c) => `    ${JSON.stringify(c)}: rich_text\n`).join('');
   await writeFile(job, `version: 1\npipeline: p\ninput: {file: ${JSON.stringify(file)}}\n${types ? `config:\n  dataTypes:\n${types}` : ''}`);
-  const r = await runCli(['dry-run', job, '-o', 'json', '--out', join(dir, `${file}.out.csv`)], { timeoutMs: 30_000 });
+  const r = await runCli(['dry-run', job, '-o', 'json', '--out', join(dir, `${file}.out.csv`), ...args], { timeoutMs: 30_000 });
   return { ...r, json: r.exitCode === 0 ? JSON.parse(r.stdout) : undefined };
 }
 
@@ -74,6 +75,18 @@ describe.skipIf(!hasPandas)('files pandas writes with ; and tab (skipped without
       ]);
     }, 30_000);
   }
+
+  it('refuses a one-column file pandas wrote with ; whose values hold commas, saying the header is one column and the ways out', async () => {
+    pandasCsv('one-column-semi.csv', { note: ['a, b', 'c'] }, ';');
+    await refused('one-column-semi.csv', /one-column-semi\.csv:2: the header is one column \(it holds no comma, semicolon, tab or \| outside quotes\) but this row holds 1 comma outside quotes; if the file is one column, quote the values that hold commas \(as pandas' to_csv does with its default sep\) or name the file \.tsv, and if the rows hold more columns, add their names to the header\.$/);
+    // The ways out the message names: pandas' default sep quotes the values, and a .tsv file is split on tabs only.
+    for (const [name, sep] of [['one-column-comma.csv', ','], ['one-column-semi.tsv', ';']]) {
+      pandasCsv(name, { note: ['a, b', 'c'] }, sep);
+      const r = await dryRun(name, ['note']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.json.runWebhook.dataTable).toEqual([['note'], ['a, b'], ['c']]);
+    }
+  }, 30_000);
 
   it('refuses a file whose first rows split evenly on two delimiters, naming both and the way out', async () => {
     const columns = { 'Name, first': ['Smith, John', 'Doe, Jane'], Age: [42, 37] };
@@ -112,6 +125,37 @@ describe.skipIf(!hasIconv)('text iconv wrote in UTF-16 and UTF-32 (skipped witho
   });
 });
 
+describe('a carriage return inside a value, as pandas and Python\'s csv module write it', () => {
+  /** Runs `script` with a python3 that has `module` (argv[1] is the file to write in the temp folder); undefined, with the reason to skip, when there is none. */
+  function python(module: string, packages: string, script: string, name: string): string | undefined {
+    const found = findPython([module]);
+    if (!found) return noPythonReason([module], packages);
+    const r = spawnSync(found, ['-c', script, join(dir, name)], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return undefined;
+  }
+
+  it('refuses a value holding a CR that pandas wrote unquoted at its line and column, and keeps it under --lenient with a warning', async (context) => {
+    const skip = python('pandas', 'python3-pandas', "import sys, pandas as pd\npd.DataFrame({'id': ['1', '2'], 'note': ['x\\ry', 'z']}).to_csv(sys.argv[1], index=False)", 'pandas-cr.csv');
+    if (skip) return context.skip(skip);
+    // pandas 1.5 writes `1,x<CR>y`: its own read_csv ends the row at the CR; Python's csv module takes it as a line end too.
+    await refused('pandas-cr.csv', /pandas-cr\.csv:2:4: an unquoted field holds a lone CR \(carriage return\), which readers disagree on \(some end the row there, some refuse the file\); quote the field if the CR is part of the value, or save the file with one kind of line end \(an editor's line-ending setting does it\) if it ends a line\.$/);
+    const r = await dryRun('pandas-cr.csv', ['id', 'note'], ['--lenient']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'note'], ['1', 'x\ry'], ['2', 'z']]);
+    expect(r.json.report.warnings).toContainEqual(expect.stringMatching(/pandas-cr\.csv:2:4: an unquoted field holds a lone CR \(carriage return\), kept in the value under --lenient; quote such fields/));
+  });
+
+  it('reads a value holding a CR that Python\'s csv module quoted, as written', async (context) => {
+    const skip = python('csv', 'python3', "import sys, csv\nwith open(sys.argv[1], 'w', newline='') as f: csv.writer(f).writerows([['id', 'note'], ['1', 'x\\ry'], ['2', 'z']])", 'csv-module-cr.csv');
+    if (skip) return context.skip(skip);
+    const r = await dryRun('csv-module-cr.csv', ['id', 'note']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'note'], ['1', 'x\ry'], ['2', 'z']]);
+    expect(r.json.report.warnings).toEqual([]);
+  });
+});
+
 describe('files printf writes byte by byte', () => {
   it('drops a byte-order mark written twice instead of keeping it in the first column\'s name', async () => {
     sh(String.raw`printf '\357\273\277\357\273\277id,name\n1,a\n' > double-bom.csv`);
@@ -123,6 +167,22 @@ describe('files printf writes byte by byte', () => {
   it('says the line ends are mixed when CRLF and lone CR line ends run two lines into one row', async () => {
     sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol.csv`);
     await refused('mixed-eol.csv', /mixed-eol\.csv:3: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
+  });
+
+  it('says the line ends are mixed when --lenient cuts a row that CRLF and lone CR line ends ran together', async () => {
+    sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol-lenient.csv`);
+    const r = await dryRun('mixed-eol-lenient.csv', ['id', 'name'], ['--lenient']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['id', 'name'], ['1', 'a'], ['2', 'b\r3']]);
+    expect(r.json.report.rowsRepaired).toBe(1);
+    const said = /mixed-eol-lenient\.csv:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so its row had the wrong number of cells and was padded or cut under --lenient; save the file with one kind of line end \(an editor's line-ending setting does it\) to read the rows as written\.$/;
+    expect(r.json.report.warnings).toEqual([expect.stringMatching(said)]);
+    expect(r.stderr).toMatch(/^warning: .*mixed-eol-lenient\.csv:3:4: the line ends are mixed/m);
+  });
+
+  it('refuses a lone CR in an unquoted field of an LF file at its line and column, though the row is as wide as the header', async () => {
+    sh(String.raw`printf 'a,b\n1,x\ry\n2,z\n' > lone-cr.csv`);
+    await refused('lone-cr.csv', /lone-cr\.csv:2:4: an unquoted field holds a lone CR \(carriage return\), which readers disagree on/);
   });
 
   it('refuses a NUL byte in a UTF-8 file at its line and column', async () => {

@@ -19,6 +19,10 @@ interface Options {
   rows: number;
   /** Row index (0-based) whose line gets an extra cell. */
   badRow?: number;
+  /** Row index (0-based) whose Last name holds a lone CR, unquoted (`smi<CR>th`). */
+  loneCrRow?: number;
+  /** Row index (0-based) whose line ends in a lone CR (the file's other lines in LF): it runs into the next line. */
+  mixedRow?: number;
   /** Row index from which Signup Date is written as DD/MM/YYYY (after the sample: the order is unknown to it). */
   slashFrom?: number;
   /**
@@ -66,9 +70,11 @@ function customersCsv(opts: Options): string {
     const amount = pick(amounts);
     const cells = [rowId, pick(first), pick(last), email, opts.semicolons ? amount.replaceAll('"', '') : amount, pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, note];
     if (i === opts.badRow) cells.push('extra');
-    lines.push(cells.join(delimiter));
+    if (i === opts.loneCrRow) cells[2] = 'smi\rth';
+    if (i === opts.mixedRow) cells[8] = 'plain'; // a CR after a closing quote is another error
+    lines.push(cells.join(delimiter) + (i === opts.mixedRow ? '\u0001' : ''));
   }
-  return lines.join('\n') + '\n';
+  return lines.join('\n').replace('\u0001\n', '\r') + '\n';
 }
 
 /** A temp folder with the customers job and a generated input. */
@@ -79,9 +85,9 @@ async function setup(opts: Options): Promise<string> {
   return dir;
 }
 
-/** Runs the dry run with -o json, one thread or the default, and returns what to compare. */
-async function dryRun(dir: string, threads: 'one' | 'default', out: string) {
-  const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, out)], {
+/** Runs the dry run with -o json (and `args`), one thread or the default, and returns what to compare. */
+async function dryRun(dir: string, threads: 'one' | 'default', out: string, args: string[] = []) {
+  const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, out), ...args], {
     env: { IMPORT_ENGINE_THREADS: threads === 'one' ? '1' : undefined, IMPORT_ENGINE_TRACE: '1' },
     timeoutMs: 60_000,
   });
@@ -195,6 +201,30 @@ describe('import dry-run with two threads', () => {
     expect(message(one)).toMatch(/customers\.csv:\d+: row has 10 cells/);
     expect(message(two)).toBe(message(one));
   }, 120_000);
+  it('refuses a lone CR in an unquoted field after the sample exactly as one thread does, and under --lenient gives the same bytes, report and warnings', async () => {
+    const dir = await setup({ rows: 110_000, loneCrRow: 100_000, mixedRow: 105_000 });
+    const message = (r: { stderr: string }) => r.stderr.split('\n').filter((l) => l.startsWith('error:')).join('\n');
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(one.exitCode, one.stderr).toBe(2);
+    expect(two.exitCode, two.stderr).toBe(2);
+    // The part holding it leaves it to one thread, which alone knows the line to name.
+    expect(two.stderr).toContain('engine: fell back to 1 thread');
+    expect(message(one)).toMatch(/^error: \S*customers\.csv:\d+:\d+: an unquoted field holds a lone CR \(carriage return\), which readers disagree on/);
+    expect(message(two)).toBe(message(one));
+
+    const [lone, lenient] = await Promise.all([dryRun(dir, 'one', 'one.csv', ['--lenient']), dryRun(dir, 'default', 'two.csv', ['--lenient'])]);
+    expect(lone.exitCode, lone.stderr).toBe(0);
+    expect(lenient.exitCode, lenient.stderr).toBe(0);
+    expect(lenient.stderr).toContain('engine: fell back to 1 thread');
+    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
+    expect(await readFile(join(dir, 'one.csv'), 'utf8')).toContain('Smi\rTh'); // kept in the value (title-cased by the job)
+    const [ja, jb] = [JSON.parse(lone.stdout), JSON.parse(lenient.stdout)];
+    expect(ja.report.warnings).toContainEqual(expect.stringMatching(/customers\.csv:\d+:\d+: an unquoted field holds a lone CR \(carriage return\), kept in the value under --lenient;/));
+    expect(ja.report.warnings).toContainEqual(expect.stringMatching(/customers\.csv:\d+:\d+: the line ends are mixed: this line holds a lone CR, .* padded or cut under --lenient;/));
+    expect(ja.report.rowsRepaired).toBe(1);
+    expect(jb.report).toEqual(ja.report);
+  }, 180_000);
+
   it('quotes date_time values a text rule gave a comma, with the same bytes as one thread', async () => {
     const dir = await setup({ rows: 110_000 });
     const job = await readFile(join(dir, 'job.yaml'), 'utf8');

@@ -614,22 +614,88 @@ class RecordProblem {
     readonly textOffset: number,
     /** Index of the record among the records parsed from `text`. */
     readonly index: number,
+    /** The message, given where: `file:line`, or `file:line:col` when `at` is set. */
     readonly describe: (where: string) => string,
     /** Set when the problem is a size limit (InputLimitError). */
     readonly limit?: 'row',
-    /** Set when the record has the wrong number of cells: its cells, to tell mixed line ends. */
-    readonly cells?: readonly unknown[],
+    /** Offset in `text` of the very character at fault, when the message names its column. */
+    readonly at?: number,
   ) {}
 }
 
+/** The line break that does not end a row in a file split on `newline`, as messages name it. */
+function otherLineBreak(newline: Newline): { name: string; short: string; why: string } {
+  return newline === '\n'
+    ? { name: 'a lone CR (carriage return)', short: 'CR', why: 'a lone CR, which does not end a row in a file whose lines end in LF or CRLF' }
+    : { name: 'an LF (line feed)', short: 'LF', why: 'an LF, which does not end a row in a file whose lines end in a lone CR' };
+}
+
 /**
- * Whether a record, split on `newline`, holds the other line break outside quotes: a file mixing
- * CRLF (or LF) with lone CR line ends, whose lines then run together. Error path only: its
- * raw text is looked at, since a quoted field may hold any line break.
+ * The first line break of the other kind in `text` from `from` up to `end`, or -1: a CR not followed
+ * by LF when records are split on LF (the CR of CRLF is a line end), an LF when they are split on
+ * CR. Quotes are not looked at. One indexOf for an LF file; one per line for a CRLF file.
  */
-function holdsOtherLineEnd(raw: string, newline: Newline): boolean {
-  const unquoted = raw.replace(/"(?:[^"]|"")*"/g, '');
-  return newline === '\n' ? unquoted.replace(/\r?\n$/, '').includes('\r') : unquoted.replace(/\r$/, '').includes('\n');
+function nextOtherBreak(text: string, from: number, end: number, newline: Newline): number {
+  if (newline === '\r') {
+    const at = text.indexOf('\n', from);
+    return at < end ? at : -1;
+  }
+  for (let at = text.indexOf('\r', from); at !== -1 && at < end; at = text.indexOf('\r', at + 1)) {
+    if (text.charCodeAt(at + 1) !== 10) return at;
+  }
+  return -1;
+}
+
+/** The 1-based column of offset `at` in `text` (which starts at a line start), for `file:line:col`. */
+function columnAt(text: string, at: number, newline: Newline): number {
+  return at - text.lastIndexOf(newline, at - 1);
+}
+
+/** A line break of the other kind outside quotes: its record's index among the records of the text, and its offset there. */
+export interface StrayBreak { record: number; at: number }
+
+/**
+ * The line breaks of the other kind (nextOtherBreak) that lie outside quoted fields in the first
+ * `end` characters of `text`, which start at a record boundary and were parsed without error; the
+ * first candidate, `first`, the caller found. Only called for text holding a candidate, so the
+ * walk (fields found with indexOf, as scanRecords does) costs nothing on the common path.
+ */
+export function strayBreaks(text: string, end: number, delimiter: string, newline: Newline, first: number): StrayBreak[] {
+  const found: StrayBreak[] = [];
+  const nl = newline.charCodeAt(0);
+  let candidate = first;
+  let nextDelim = text.indexOf(delimiter);
+  let nextNewline = text.indexOf(newline);
+  let record = 0;
+  let p = 0; // start of the current field
+  while (candidate !== -1 && p < end) {
+    if (text.charCodeAt(p) === 34) {
+      // A quoted field holds any line break as data: step past its closing quote.
+      let q = p + 1;
+      for (;;) {
+        q = text.indexOf('"', q);
+        if (q === -1 || text.charCodeAt(q + 1) !== 34) break;
+        q += 2;
+      }
+      p = q === -1 ? end : q + 1;
+      while (candidate !== -1 && candidate < p) candidate = nextOtherBreak(text, candidate + 1, end, newline);
+      if (nextDelim !== -1 && nextDelim < p) nextDelim = text.indexOf(delimiter, p);
+      if (nextNewline !== -1 && nextNewline < p) nextNewline = text.indexOf(newline, p);
+    }
+    // The unquoted field (or what follows a closing quote: CR of a CRLF) runs to the delimiter or line break.
+    const fieldEnd = Math.min(nextDelim === -1 ? end : nextDelim, nextNewline === -1 ? end : nextNewline, end);
+    while (candidate !== -1 && candidate < fieldEnd) {
+      found.push({ record, at: candidate });
+      candidate = nextOtherBreak(text, candidate + 1, end, newline);
+    }
+    if (fieldEnd >= end) break;
+    if (text.charCodeAt(fieldEnd) === nl) {
+      record++;
+      nextNewline = text.indexOf(newline, fieldEnd + 1);
+    } else nextDelim = text.indexOf(delimiter, fieldEnd + 1);
+    p = fieldEnd + 1;
+  }
+  return found;
 }
 
 /** Bytes `[start, end)` of a file, for reading one part of it (parallel runs). */
@@ -673,16 +739,33 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   let rows: Row[] = [];
   let numbers: number[] = [];
   const ready: Batch[] = [];
+  /**
+   * Under --lenient, rows whose unquoted fields hold a line break of the other kind (kept in the
+   * value), and the first one's place: `kept` when the row is as wide as the header, `mixed` when
+   * the break made it too short or long (lines of a file with mixed line ends run together).
+   */
+  const kept = { rows: 0, offset: 0, column: 0 };
+  const mixed = { rows: 0, offset: 0, column: 0 };
 
-  /** Turns parsed records into rows (in place: Papa's arrays are ours), batching them. */
-  const take = (records: string[][], text: string, textOffset: number): void => {
+  /**
+   * Turns parsed records into rows (in place: Papa's arrays are ours), batching them. `strays`:
+   * the line breaks of the other kind outside quotes in `text` (strayBreaks), when it holds any.
+   */
+  const take = (records: string[][], text: string, textOffset: number, strays?: StrayBreak[]): void => {
     // Looked up only for a record that is `[""]` or whose last cell ends with a CR (see recordShapes).
     let shapes: { quotedLast: boolean; blank: boolean }[] | undefined;
     const shapeOf = (j: number) => (shapes ??= recordShapes(text, records.length, delimiter, newline))[j];
     let mayQuoteCR: boolean | undefined;
+    let s = 0;
     for (let j = 0; j < records.length; j++) {
       const cells = records[j] as Row;
       let n = cells.length;
+      // The first line break of the other kind outside quotes in this record, or -1.
+      let stray = -1;
+      if (strays !== undefined && s < strays.length && strays[s].record === j) {
+        stray = strays[s].at;
+        while (s < strays.length && strays[s].record === j) s++;
+      }
       // Records are split on LF; the CR of a CRLF ending stays on the last unquoted cell. A quoted
       // last cell keeps its own CR (`1,"x\r"`): it can end in CR only if the text has CR + quote.
       const last = cells[n - 1] as string;
@@ -699,15 +782,37 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         width = header.length;
         continue;
       }
-      if (n !== width) {
+      const isWrongWidth = n !== width;
+      if (isWrongWidth) {
         if (!lenient) {
-          const have = n;
-          throw new RecordProblem(text, textOffset, j, (where) =>
-            `${where}: row has ${have} ${have === 1 ? 'cell' : 'cells'} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`, undefined, cells);
+          const have = `${n} ${n === 1 ? 'cell' : 'cells'}`;
+          const commas = `${n - 1} ${n === 2 ? 'comma' : 'commas'}`;
+          throw new RecordProblem(text, textOffset, j, stray !== -1
+            ? (where) => `${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so the row has ${have} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`
+            // A header with no delimiter is one column, read comma-separated: pandas' to_csv(sep=';')
+            // leaves `a, b` unquoted there. --lenient would cut such values, so it is not offered.
+            : width === 1 && delimiter === ',' && !forced
+              ? (where) => `${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`
+              : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);
         if (report) report.rowsRepaired++;
+      }
+      if (stray !== -1) {
+        // Readers disagree on it (pandas ends the row there; Python's csv module ends it or, given
+        // lines, refuses it): refused rather than kept as a guess. A part of a parallel run leaves it to the one-thread reader
+        // (the run falls back), which alone knows the line to name and gives --lenient's warning.
+        if (!lenient || part) {
+          const { name, short } = otherLineBreak(newline);
+          throw new RecordProblem(text, textOffset, j, (where) =>
+            `${where}: an unquoted field holds ${name}, which readers disagree on (some end the row there, some refuse the file); quote the field if the ${short} is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.`, undefined, stray);
+        }
+        const seen = isWrongWidth ? mixed : kept;
+        if (seen.rows++ === 0) {
+          seen.offset = textOffset + stray;
+          seen.column = columnAt(text, stray, newline);
+        }
       }
       for (let k = 0; k < width; k++) if (isMissing(cells[k])) cells[k] = null;
       rows.push(cells);
@@ -742,8 +847,11 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
           : `${where}: a quoted field has text after its closing quote; quote the whole field and double the quotes inside it ("").`);
       }
     }
-    take(result.data, text, carryOffset);
     const used = atEnd ? text.length : result.meta.cursor;
+    // One indexOf (per line in a CRLF file) says whether to look closer; a CR that ends the file ends its last row.
+    const end = atEnd && newline === '\n' && text.charCodeAt(used - 1) === 13 ? used - 1 : used;
+    const other = nextOtherBreak(text, 0, end, newline);
+    take(result.data, text, carryOffset, other === -1 ? undefined : strayBreaks(text, end, delimiter, newline, other));
     carry = used === 0 ? text : text.slice(used);
     carryOffset += used;
     tried = carry.length;
@@ -793,18 +901,19 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     else if (parser) feed('', true);
   } catch (error) {
     if (!(error instanceof RecordProblem)) throw error;
-    const start = recordStart(Papa, error.text, error.index, delimiter, newline);
-    const offset = error.textOffset + start;
-    const line = await lineAt(path, display, offset, newline);
-    let message = error.describe(`${display}:${line}`);
-    // A cell holding the other line break is the cheap sign; the record's raw text then decides.
-    const other = newline === '\n' ? '\r' : '\n';
-    if (error.cells?.some((cell) => typeof cell === 'string' && cell.includes(other))
-      && holdsOtherLineEnd(error.text.slice(start, recordStart(Papa, error.text, error.index + 1, delimiter, newline)), newline)) {
-      const n = error.cells.length;
-      message = `${display}:${line}: the line ends are mixed: this line holds ${newline === '\n' ? 'a lone CR, which does not end a row in a file whose lines end in LF or CRLF' : 'an LF, which does not end a row in a file whose lines end in a lone CR'}, so the row has ${n} ${n === 1 ? 'cell' : 'cells'} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`;
-    }
+    const start = error.at ?? recordStart(Papa, error.text, error.index, delimiter, newline);
+    const line = await lineAt(path, display, error.textOffset + start, newline);
+    const message = error.describe(`${display}:${line}${error.at === undefined ? '' : `:${columnAt(error.text, error.at, newline)}`}`);
     throw error.limit ? new InputLimitError(message, error.limit, line) : new UsageError(message);
+  }
+  if (mixed.rows > 0 && opts.warn) {
+    const where = `${display}:${await lineAt(path, display, mixed.offset, newline)}:${mixed.column}`;
+    opts.warn(`${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so its row had the wrong number of cells and was padded or cut under --lenient${mixed.rows > 1 ? ` (${mixed.rows} such rows in all)` : ''}; save the file with one kind of line end (an editor's line-ending setting does it) to read the rows as written.`);
+  }
+  if (kept.rows > 0 && opts.warn) {
+    const where = `${display}:${await lineAt(path, display, kept.offset, newline)}:${kept.column}`;
+    const { name, short } = otherLineBreak(newline);
+    opts.warn(`${where}: an unquoted field holds ${name}, kept in the value under --lenient${kept.rows > 1 ? ` (${kept.rows} rows hold one)` : ''}; quote such fields if the ${short} is part of the value, or save the file with one kind of line end if it ends a line.`);
   }
   if (!header) {
     throw new UsageError(`${display} is empty; give a file whose first line is a header row.`);

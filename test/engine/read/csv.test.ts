@@ -265,6 +265,21 @@ describe('CSV reader', () => {
     expect(error.message).toBe(`${path}:7: row has 4 cells but the header has 5; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
+  it('says the header is one column when a row of a file whose header holds no delimiter holds commas, without offering --lenient', async () => {
+    const oneColumn = (path: string, line: number, commas: string) => `${path}:${line}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`;
+    const path = await file('note\nplain\na, b\n');
+    expect((await readError(path)).message).toBe(oneColumn(path, 3, '1 comma'));
+    // A header whose only comma is quoted is one column too.
+    const quoted = await file('"note, internal"\n"x, y"\na,b,c\n');
+    expect((await readError(quoted)).message).toBe(oneColumn(quoted, 3, '2 commas'));
+    // The way out the message names: the values quoted, or the file named .tsv.
+    expect((await readAll(await file('note\n"a, b"\n'))).rows).toEqual([['a, b']]);
+    expect((await readAll(await file('note\na, b\n', 'one-column.tsv'))).rows).toEqual([['a, b']]);
+    // A .tsv file, whose delimiter is not guessed, and a wider header keep the usual message.
+    const tsv = await file('note\na\tb\n', 'one-column-tab.tsv');
+    expect((await readError(tsv)).message).toBe(`${tsv}:2: row has 2 cells but the header has 1; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
   it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) runs two lines into one row', async () => {
     const crlf = await file('id,name\r\n1,a\n2,b\r3,c\n');
     expect((await readError(crlf)).message).toBe(`${crlf}:3: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
@@ -273,6 +288,53 @@ describe('CSV reader', () => {
     // A CR inside quotes is data: a row too wide for another reason keeps the usual message.
     const quoted = await file('id,name\n1,"a\rb",c\n');
     expect((await readError(quoted)).message).toBe(`${quoted}:2: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
+  it('refuses a lone CR in an unquoted field of an LF or CRLF file at its line and column, though the row is as wide as the header', async () => {
+    const fix = "which readers disagree on (some end the row there, some refuse the file); quote the field if the CR is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.";
+    const lf = await file('a,b\n1,x\ry\n2,z\n');
+    expect((await readError(lf)).message).toBe(`${lf}:2:4: an unquoted field holds a lone CR (carriage return), ${fix}`);
+    const crlf = await file('a,b\r\n1,x\r\n"2\r\n3",y\rz\r\n');
+    expect((await readError(crlf)).message).toBe(`${crlf}:4:5: an unquoted field holds a lone CR (carriage return), ${fix}`);
+    // A CRLF line end converted once more (CR CR LF): the first CR is a lone one.
+    const twice = await file('a,b\r\n1,x\r\r\n');
+    expect((await readError(twice)).message).toMatch(new RegExp(`:2:4: an unquoted field holds a lone CR`));
+    // In a file whose lines end in a lone CR, an LF is the stray line break.
+    const cr = await file('a,b\r1,x\ny\r');
+    expect((await readError(cr)).message).toBe(`${cr}:2:4: an unquoted field holds an LF (line feed), which readers disagree on (some end the row there, some refuse the file); quote the field if the LF is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.`);
+  });
+
+  it('keeps a CR inside a quoted field, and reads a CR that ends the file as its last line end', async () => {
+    expect((await readAll(await file('a,b\n1,"x\ry"\n'))).rows).toEqual([['1', 'x\ry']]);
+    expect((await readAll(await file('a,b\r1,"x\ny"\r'))).rows).toEqual([['1', 'x\ny']]);
+    expect((await readAll(await file('a,b\n1,x\n2,y\r'))).rows).toEqual([['1', 'x'], ['2', 'y']]);
+  });
+
+  it('keeps a lone CR in an unquoted field under lenient, warning once with the first place and the count', async () => {
+    const warnings: string[] = [];
+    const path = await file('a,b\n1,x\ry\n2,z\n3,p\rq\n');
+    const { rows } = await readAll(path, { lenient: true, warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['1', 'x\ry'], ['2', 'z'], ['3', 'p\rq']]);
+    expect(warnings).toEqual([`${path}:2:4: an unquoted field holds a lone CR (carriage return), kept in the value under --lenient (2 rows hold one); quote such fields if the CR is part of the value, or save the file with one kind of line end if it ends a line.`]);
+  });
+
+  it('says the line ends are mixed when it pads or cuts such a row under lenient, apart from CRs kept in rows of the right width', async () => {
+    const warnings: string[] = [];
+    const report = emptyReport();
+    const crlf = await file('id,name\r\n1,a\n2,b\r3,c\r\n4,d\re\r\n5\r6,f\r\n');
+    const { rows } = await readAll(crlf, { lenient: true, report, warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['1', 'a'], ['2', 'b\r3'], ['4', 'd\re'], ['5\r6', 'f']]);
+    expect(report.rowsRepaired).toBe(1);
+    expect(warnings).toEqual([
+      `${crlf}:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so its row had the wrong number of cells and was padded or cut under --lenient; save the file with one kind of line end (an editor's line-ending setting does it) to read the rows as written.`,
+      `${crlf}:4:4: an unquoted field holds a lone CR (carriage return), kept in the value under --lenient (2 rows hold one); quote such fields if the CR is part of the value, or save the file with one kind of line end if it ends a line.`,
+    ]);
+    warnings.length = 0;
+    const cr = await file('id,name\r1,a\n2,b\r3\n4\r');
+    expect((await readAll(cr, { lenient: true, warn: (m) => warnings.push(m) })).rows).toEqual([['1', 'a\n2'], ['3\n4', null]]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].startsWith(`${cr}:2:4: the line ends are mixed: this line holds an LF, `)).toBe(true);
+    expect(warnings[0]).toContain('(2 such rows in all); save the file');
   });
 
   it('counts physical lines after a quoted multi-line field and blank lines', async () => {
