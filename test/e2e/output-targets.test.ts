@@ -165,6 +165,19 @@ describe('dry-run --out -', () => {
     expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'schema.yaml']);
   });
 
+  it('takes - for stdout in --rejects and --report too, and refuses two of them there', async () => {
+    const dir = await tempExample('customers');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--rejects', '-'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^row,rule,origin,fields,original,id,/);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(5);
+    expect(r.stderr).toContain('rejected rows and emptied cells to stdout\n');
+    const both = await runCli(['dry-run', 'job.yaml', '--out', '-', '--report', '-'], { cwd: dir });
+    expect(both.stderr).toBe('error: --report - is the same file as --out -; choose another --report path.\n');
+    expect(both.exitCode).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'out.csv', 'schema.yaml']);
+  });
+
   it('refuses an Excel workbook into a stdout that is not a file, and writes it into one that is', async () => {
     const dir = await tempExample('workbook');
     const refused = await runCli(['dry-run', 'job.yaml', '--out', '-'], { cwd: dir });

@@ -44,7 +44,9 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   await checkOutputs(job, opts, { path: out, format }, deps);
   const input = await openJobInput(job, deps);
   const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
-  const extras = await openExtras({ rejects: opts.rejects ? resolve(deps.cwd, opts.rejects) : undefined, rejectsFormat: rejectsAs, jsonRejects: deps.settings.output === 'json' });
+  const rejects = opts.rejects === undefined ? undefined : flagTarget(opts.rejects, deps);
+  const htmlReport = opts.report === undefined ? undefined : flagTarget(opts.report, deps);
+  const extras = await openExtras({ rejects: rejects?.path, rejectsFormat: rejectsAs, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
   // What the job file changes and the required fields left without a column: worked out once, from the suggestions.
   let entries: ReturnType<typeof diffConfig> = [];
@@ -102,8 +104,8 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     }, extras.jsonRejectLines?.());
   }
   const diff = formatDiff(entries, { showAccepted: true });
-  if (opts.report) {
-    await writeHtmlReport(resolve(deps.cwd, opts.report), {
+  if (htmlReport) {
+    await writeHtmlReport(htmlReport.path, {
       jobFile: displayPath(deps.cwd, job.path), input: input.name, output: outName, now: deps.now(),
       inputColumns: result.resources.fields.inputColumns, entries, report, profile: result.profile ?? [],
       rejectsFile: opts.rejects,
@@ -115,8 +117,8 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   deps.io.status(formatReport(result.report));
   for (const w of warnings) deps.io.warn(w);
   deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${outName}${format === 'excel' ? ' (Excel)' : ''}`);
-  if (opts.rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${displayPath(deps.cwd, resolve(deps.cwd, opts.rejects))}`);
-  if (opts.report) deps.io.status(`Wrote the report to ${displayPath(deps.cwd, resolve(deps.cwd, opts.report))}`);
+  if (rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${rejects.name}`);
+  if (htmlReport) deps.io.status(`Wrote the report to ${htmlReport.name}`);
 }
 
 /**
@@ -141,12 +143,13 @@ async function checkOutputs(job: JobFile, opts: DryRunOptions, output: { path: s
   const writes: NamedFile[] = [opts.out === undefined
     ? { path: out, label: `the default output ${displayPath(deps.cwd, out)}`, fix: `pass --out with another path` }
     : { path: out, label: `--out ${opts.out}`, fix: 'choose another --out path' }];
-  if (opts.rejects) writes.push({ path: resolve(deps.cwd, opts.rejects), label: `--rejects ${opts.rejects}`, fix: 'choose another --rejects path' });
-  if (opts.report) writes.push({ path: resolve(deps.cwd, opts.report), label: `--report ${opts.report}`, fix: 'choose another --report path' });
+  const extra = [['--rejects', opts.rejects], ['--report', opts.report]] as const;
+  for (const [flag, value] of extra) {
+    if (value !== undefined) writes.push({ path: flagTarget(value, deps).path, label: `${flag} ${value}`, fix: `choose another ${flag} path` });
+  }
   await checkDistinctFiles([...files, ...writes], deps.cwd);
   await checkWritable(out);
-  if (opts.rejects) await checkWritable(resolve(deps.cwd, opts.rejects), '--rejects');
-  if (opts.report) await checkWritable(resolve(deps.cwd, opts.report), '--report');
+  for (const [flag, value] of extra) if (value !== undefined) await checkWritable(flagTarget(value, deps).path, flag);
   for (const file of writes) {
     const target = await resolveWriteTarget(file.path);
     if (target.kind !== 'stdio') continue;
@@ -174,9 +177,8 @@ export function outputTarget(job: JobFile, outFlag: string | undefined, deps: De
     const path = defaultOutPath(job.path, configured);
     return { path, format: configured, name: displayPath(deps.cwd, path) };
   }
-  // `-` is stdout, as for csvkit, qsv and our own --json-data -.
-  if (outFlag === '-') return { path: '/dev/stdout', format: configured, name: 'stdout' };
-  const path = resolve(deps.cwd, outFlag);
+  if (outFlag === '-') return { ...flagTarget(outFlag, deps), format: configured };
+  const { path, name } = flagTarget(outFlag, deps);
   const ext = extname(path).toLowerCase();
   const byExtension = ext === '.csv' ? 'csv' : ext === '.xlsx' ? 'excel' : undefined;
   if (ext === '.xls' || ext === '.xlsm') {
@@ -185,7 +187,14 @@ export function outputTarget(job: JobFile, outFlag: string | undefined, deps: De
   if (byExtension && byExtension !== configured) {
     deps.io.status(`Writing ${byExtension === 'excel' ? 'an Excel workbook' : 'CSV'} because --out ends in ${ext} (the job file's outputFileType is ${configured}).`);
   }
-  return { path, format: byExtension ?? configured, name: displayPath(deps.cwd, path) };
+  return { path, format: byExtension ?? configured, name };
+}
+
+/** Where a path flag (--out, --rejects, --report) writes, and its name in messages: `-` is stdout, as for csvkit, qsv and our own --json-data -. */
+function flagTarget(flag: string, deps: Deps): { path: string; name: string } {
+  if (flag === '-') return { path: '/dev/stdout', name: 'stdout' };
+  const path = resolve(deps.cwd, flag);
+  return { path, name: displayPath(deps.cwd, path) };
 }
 
 /**
@@ -233,8 +242,8 @@ export function dryRunCommand(deps: Deps, run = dryRun): Command {
     .argument('<job.yaml>', 'job file')
     .option('--out <path>', 'output file (default: <job>.out.csv or .xlsx beside the job file), - for stdout; .csv writes CSV and .xlsx Excel, whatever outputFileType says')
     .option('--lenient', 'pad or cut rows with the wrong number of cells instead of failing', false)
-    .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values (.jsonl: as JSON lines)')
-    .option('--report <file.html>', 'also write a self-contained HTML report: mapping, a profile per field, drops, fills, text rules')
+    .option('--rejects <file.csv>', 'also write every dropped row and emptied cell: input row, rule, field(s), original text, the row\'s values (.jsonl: as JSON lines; - for stdout)')
+    .option('--report <file.html>', 'also write a self-contained HTML report: mapping, a profile per field, drops, fills, text rules (- for stdout)')
     .action(async (jobFile: string, o: { out?: string; lenient: boolean; rejects?: string; report?: string }) => run({ jobFile, out: o.out, lenient: o.lenient, rejects: o.rejects, report: o.report }, deps));
   return withExamples(command, [
     'import dry-run examples/customers/job.yaml',
