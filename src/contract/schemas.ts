@@ -103,8 +103,9 @@ function readBody<T extends Entries>(entries: T) {
 
 /**
  * A sheet selection in a read: absent, null, `{}` or one naming no sheet at all is none (not a
- * workbook). One that names a selected sheet must list `sheets` (seed: returned on read): read as
- * "the selected one only", a sheet name would be checked against a list the service never gave.
+ * workbook). One that names a selected sheet must list `sheets` (seed: returned on read), with the
+ * selected one among them: read as "the selected one only", a sheet name would be checked against
+ * a list the service never gave.
  */
 const SheetSelectionMember = v.pipe(
   v.nullish(tolerantObject({ selected: v.nullish(v.string()), confidence: Confidence, sheets: v.nullish(Names) }), null),
@@ -114,6 +115,13 @@ const SheetSelectionMember = v.pipe(
     if (s.sheets == null) {
       addIssue({
         message: `is ${s.sheets === null ? 'null' : 'absent'} though a selected sheet is named; getSelectedSheet must list the workbook's sheets, or no sheet name can be checked against them`,
+        path: [{ type: 'object', origin: 'value', input: s, key: 'sheets', value: s.sheets }],
+      });
+      return NEVER;
+    }
+    if (s.selected != null && !s.sheets.includes(s.selected)) {
+      addIssue({
+        message: `does not hold the selected sheet ${JSON.stringify(s.selected)}; getSelectedSheet's selected sheet must be one of the workbook's sheets`,
         path: [{ type: 'object', origin: 'value', input: s, key: 'sheets', value: s.sheets }],
       });
       return NEVER;

@@ -39,6 +39,10 @@ describe('tolerant reads: absent, null or {} means "not set"', () => {
     const why = "getSelectedSheet must list the workbook's sheets, or no sheet name can be checked against them";
     expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1', confidence: 0.8 } }))).toBe(`sheetSelection.sheets is absent though a selected sheet is named; ${why}`);
     expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1', sheets: null } }))).toBe(`sheetSelection.sheets is null though a selected sheet is named; ${why}`);
+    for (const sheets of [[], ['S2', 's1']]) {
+      expect(read(checkRead('sheet', { sheetSelection: { selected: 'S1', sheets } })))
+        .toBe('sheetSelection.sheets does not hold the selected sheet "S1"; getSelectedSheet\'s selected sheet must be one of the workbook\'s sheets');
+    }
   });
 
   it('needs expectedFields in a fields read: absent or null, the required fields could not be checked', () => {
