@@ -77,6 +77,11 @@ function received(bytes: number): void {
   collectYoung();
 }
 
+/** Whether the request ended before its whole body arrived (the client went away, or the server cut it off). */
+export function isCutOff(req: IncomingMessage): boolean {
+  return !req.complete && (req.destroyed || req.readableAborted);
+}
+
 /**
  * How much of a part may wait in memory for the disk. A part arrives in the socket's 64 KiB reads;
  * while one write is under way the chunks behind it gather and go in the next write together
@@ -202,6 +207,11 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
       });
     });
     req.on('error', (e) => fail(invalidBody(`The upload was interrupted (${e.message}).`)));
+    // A client that sends its body and closes at once may be gone before this runs (the job
+    // folder is made first): its 'error' and 'close' are past, so the form would never end.
+    const interrupted = () => fail(invalidBody('The upload was interrupted: the client closed the connection before the form ended.'));
+    if (isCutOff(req)) interrupted();
+    else req.on('close', () => { if (!req.complete) interrupted(); });
     req.pipe(parser);
   });
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { API_PREFIX } from '../contract/index.js';
 import { HttpError, invalidBody, tooLarge } from './http-error.js';
 import type { JobService, ResourceName, UpdatableResource } from './jobs.js';
+import { isCutOff } from './multipart.js';
 import { parseJson } from './validate-bodies.js';
 
 /** A handler's answer. */
@@ -147,6 +148,10 @@ export function readText(req: IncomingMessage, limit = MAX_JSON_BYTES): Promise<
     });
     req.on('end', () => { if (!isDone) { isDone = true; resolve(Buffer.concat(chunks).toString('utf8')); } });
     req.on('error', (e) => { if (!isDone) { isDone = true; reject(invalidBody(`The body could not be read (${e.message}).`)); } });
+    // Gone before the whole body came (and maybe before this ran): no 'end' will come.
+    const cutOff = () => { if (!isDone) { isDone = true; reject(invalidBody('The body could not be read: the connection closed before it ended.')); } };
+    if (isCutOff(req)) cutOff();
+    else req.on('close', () => { if (!req.complete) cutOff(); });
   });
 }
 

@@ -1,0 +1,67 @@
+/**
+ * `import serve` against clients that misbehave at the HTTP level (cut-off, stalled or oversized
+ * bodies, deep JSON, wide inputs), over raw sockets on 127.0.0.1: each answer is the documented
+ * 4xx, nothing is left in the data dir, and the service answers the next request.
+ */
+import { readdir } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PREFIX } from '../../src/contract/index.js';
+import { startEmulator, type Emulator } from '../support/emulator.js';
+import { call, startJob } from './helpers.js';
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+afterAll(async () => { await emu?.stop(); });
+
+/** The folders under jobs/ now. */
+async function jobFolders(): Promise<string[]> {
+  return (await readdir(join(emu.dataDir, 'jobs'))).sort();
+}
+
+/** Waits (up to `ms`) until `check` holds; returns whether it did. */
+async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Writes `data` on a new connection; `end` closes our side at once, else the socket stays open.
+ * Resolves with everything the server sent before it closed the connection, or after `ms`.
+ */
+function rawExchange(data: string | Buffer, opts: { end?: boolean; ms?: number } = {}): Promise<{ text: string; closedByServer: boolean; elapsedMs: number }> {
+  const { port } = new URL(emu.url);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    const timer = setTimeout(() => { socket.destroy(); resolve({ text, closedByServer: false, elapsedMs: Date.now() - started }); }, opts.ms ?? 5000);
+    socket.on('data', (d) => { text += d.toString('utf8'); });
+    socket.on('error', () => {});
+    socket.on('close', () => { clearTimeout(timer); resolve({ text, closedByServer: true, elapsedMs: Date.now() - started }); });
+    socket.on('connect', () => { if (opts.end) socket.end(data); else socket.write(data); });
+  });
+}
+
+/** A start request's head and the first part of a form whose whole body is `total` bytes. */
+function cutStart(total = 10_000): string {
+  const part = '--B\r\nContent-Disposition: form-data; name="files"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nid,name\n1,Ann\n';
+  return `POST ${API_PREFIX}/start HTTP/1.1\r\nHost: x\r\nx-api-key: test\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: ${total}\r\n\r\n${part}`;
+}
+
+describe('bodies that never end', () => {
+  it('leaves no job folder behind when the client sends part of a start form and closes at once', async () => {
+    const before = await jobFolders();
+    for (let i = 0; i < 3; i++) await rawExchange(cutStart(), { end: true, ms: 2000 });
+    expect(await eventually(async () => (await jobFolders()).length === before.length)).toBe(true);
+    expect(await jobFolders()).toEqual(before);
+    expect((await fetch(`${emu.url}/healthz`)).status).toBe(200);
+  });
+});
