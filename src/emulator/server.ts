@@ -31,6 +31,9 @@ export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 /** Default limit of the jsonData form field (inline rows are for small data; larger goes as a file). */
 export const DEFAULT_MAX_JSON_DATA = 16 * 1024 * 1024;
 
+/** Default time a request body may go without a byte before the service answers 408 and closes the connection. */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
+
 /** Default limit of a job's engine work (its run; reading its input at start). */
 export const DEFAULT_JOB_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -57,6 +60,8 @@ export interface ServerOptions {
   webhookAllow?: string[];
   /** Longest a job's engine work may take, in ms (0: no limit). */
   jobTimeoutMs?: number;
+  /** Longest a request body may go without a byte, in ms (0: no limit); then 408 and the connection closes. */
+  bodyTimeoutMs?: number;
   executor?: ExecutorOptions;
   maxConcurrentRuns?: number;
   /** Where log lines go (one per request, plus job and webhook events); default stderr. */
@@ -196,6 +201,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const method = req.method ?? 'GET';
     let pathname = '/';
     inFlight++;
+    watchBody(req, res, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, log);
     res.on('close', () => {
       inFlight--;
       log(`${method} ${pathname} ${res.headersSent ? res.statusCode : '-'}${res.writableFinished ? '' : ' (aborted)'} ${Math.round(performance.now() - started)}ms`);
@@ -306,6 +312,31 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = stringifyJson(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/**
+ * Ends a request whose body stops arriving for `ms`: server.requestTimeout is off (uploads may take
+ * long), so without this a client that stops sending midway (or never sends the body it announced)
+ * holds its connection, and a start its job folder, for as long as it keeps the socket open. A 408
+ * goes out when nothing was answered yet; then the connection closes, which ends the body's reader.
+ * Only the body is timed: a `run` that waits for its job after the body has arrived is not.
+ */
+function watchBody(req: IncomingMessage, res: ServerResponse, ms: number, log: (line: string) => void): void {
+  if (ms <= 0 || req.complete) return;
+  const cutOff = () => {
+    if (req.complete) return;
+    const seconds = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+    log(`${req.method} ${req.url}: no part of the body arrived for ${seconds}; closing the connection`);
+    // The request is destroyed too: once answered it is no longer the socket's, so closing the
+    // socket alone would leave its reader (the start form, a JSON body) waiting for ever.
+    const close = () => { req.destroy(); req.socket.destroy(); };
+    if (res.headersSent) { close(); return; }
+    res.once('finish', close);
+    sendError(req, res, new HttpError(408, 'request_timeout', `No part of the request body arrived for ${seconds}; the connection is closed. Send the whole body without pausing.`, {}, { connection: 'close' }), log);
+  };
+  // The socket's time-out counts from its last read or write; it is off again once the body is in.
+  req.setTimeout(ms, cutOff);
+  req.once('end', () => { req.setTimeout(0); });
 }
 
 /** Answers an error as `{"error": {"code", "message"}}`; anything not an HttpError is a 500, logged with its stack. */

@@ -13,7 +13,7 @@ import { call, startJob } from './helpers.js';
 
 let emu: Emulator;
 beforeAll(async () => {
-  emu = await startEmulator();
+  emu = await startEmulator({ bodyTimeoutMs: 500 });
 });
 afterAll(async () => { await emu?.stop(); });
 
@@ -63,5 +63,41 @@ describe('bodies that never end', () => {
     expect(await eventually(async () => (await jobFolders()).length === before.length)).toBe(true);
     expect(await jobFolders()).toEqual(before);
     expect((await fetch(`${emu.url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 408 and closes the connection when a start form stops arriving midway, and leaves no job folder', async () => {
+    const before = await jobFolders();
+    const { text, closedByServer, elapsedMs } = await rawExchange(cutStart(), { ms: 5000 });
+    expect(closedByServer).toBe(true);
+    expect(elapsedMs).toBeLessThan(4000);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(text).toMatch(/"code":"request_timeout"/);
+    expect(await eventually(async () => (await jobFolders()).length === before.length)).toBe(true);
+    expect((await fetch(`${emu.url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 408 to an update whose JSON body stops arriving, and to a chunked body that stops', async () => {
+    const jobId = await startJob(emu, { content: 'id,name\n1,Ann\n' });
+    const head = `POST ${API_PREFIX}/fields/${jobId} HTTP/1.1\r\nHost: x\r\nx-api-key: test\r\nContent-Type: application/json\r\n`;
+    for (const request of [`${head}Content-Length: 100\r\n\r\n{"columnFieldMapping":`, `${head}Transfer-Encoding: chunked\r\n\r\n5\r\n{"col\r\n`]) {
+      const { text, closedByServer } = await rawExchange(request, { ms: 5000 });
+      expect(closedByServer).toBe(true);
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    }
+    // A body that keeps coming, however slowly, is read to its end.
+    const body = JSON.stringify({ columnFieldMapping: { 'data.csv': {} } });
+    const { port } = new URL(emu.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => { text += d.toString('utf8'); });
+    await new Promise((r) => socket.on('connect', r));
+    socket.write(`${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    for (const piece of [body.slice(0, 10), body.slice(10, 20), body.slice(20)]) {
+      await new Promise((r) => setTimeout(r, 300));
+      socket.write(piece);
+    }
+    expect(await eventually(async () => text.includes('\r\n\r\n{'))).toBe(true);
+    socket.destroy();
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
