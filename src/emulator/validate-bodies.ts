@@ -12,7 +12,7 @@ import {
   type UnitsUpdate,
 } from '../contract/index.js';
 import { check, checkUpdate, joinPath, type Problem, type UpdateName } from '../contract/check.js';
-import { parseJson as parseOrderedJson } from '../contract/json.js';
+import { NestingError, parseJson as parseOrderedJson } from '../contract/json.js';
 import { RunRequest as RunRequestSchema } from '../contract/schemas.js';
 import { flatMapping } from '../contract/translate.js';
 import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/combine.js';
@@ -70,12 +70,22 @@ function notAllowed(at: string, value: unknown, allowed: readonly string[]): nev
   throw invalidValue(`${at} ${JSON.stringify(value)} is not allowed; use one of ${allowed.join(', ')}.`);
 }
 
+/**
+ * Deepest nesting of arrays and objects in an update or run body. The seed's bodies need 5 levels
+ * (a fillValue may add a few); a body thousands deep would exhaust the stack when it is copied or
+ * stored (a 500 before this limit).
+ */
+export const MAX_BODY_DEPTH = 64;
+
 /** Parses a request body as JSON, keeping the written order of keys (400 when it is not JSON). An empty body is `undefined`. */
 export function parseJson(body: string): unknown {
   if (body.trim() === '') return undefined;
   try {
-    return parseOrderedJson(body);
+    return parseOrderedJson(body, { maxDepth: MAX_BODY_DEPTH });
   } catch (e) {
+    if (e instanceof NestingError) {
+      throw invalidBody(`The body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep (at character ${e.offset + 1}); the seed's bodies need a handful.`);
+    }
     throw invalidBody(`The body is not valid JSON (${(e as Error).message}); send a JSON object.`);
   }
 }

@@ -13,7 +13,7 @@ import { call, startJob } from './helpers.js';
 
 let emu: Emulator;
 beforeAll(async () => {
-  emu = await startEmulator({ bodyTimeoutMs: 500 });
+  emu = await startEmulator({ bodyTimeoutMs: 500, schema: 'examples/customers/schema.yaml' });
 });
 afterAll(async () => { await emu?.stop(); });
 
@@ -99,5 +99,23 @@ describe('bodies that never end', () => {
     expect(await eventually(async () => text.includes('\r\n\r\n{'))).toBe(true);
     socket.destroy();
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+describe('deeply nested JSON', () => {
+  it('refuses an update body nested thousands of levels deep with 400, never a 500, and keeps the resource', async () => {
+    const jobId = await startJob(emu, { content: 'id,country\n1,US\n', fields: { pipelineId: 'pl_customers' } });
+    const before = await call(emu, 'GET', `/impute-methods/${jobId}`);
+    for (const depth of [100, 10_000, 200_000]) {
+      const fillValue = '['.repeat(depth) + ']'.repeat(depth);
+      const answer = await call(emu, 'POST', `/impute-methods/${jobId}`, `{"imputeMethods": {"country": {"imputeMethod": "fill", "imputeMethodConfig": {"fillValue": ${fillValue}}}}}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_body');
+      expect(answer.body.error.message).toMatch(/nests arrays and objects more than 64 levels deep/);
+    }
+    expect(await call(emu, 'GET', `/impute-methods/${jobId}`)).toMatchObject({ status: 200, body: before.body });
+    // A fill value nested a few levels is still a value like any other.
+    const nested = await call(emu, 'POST', `/impute-methods/${jobId}`, { imputeMethods: { country: { imputeMethod: 'fill', imputeMethodConfig: { fillValue: [[['US']]] } } } });
+    expect(nested.status).toBe(200);
   });
 });
