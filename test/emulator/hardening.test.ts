@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../src/contract/index.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { call, startJob } from './helpers.js';
+import { call, start, startJob } from './helpers.js';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -117,5 +117,18 @@ describe('deeply nested JSON', () => {
     // A fill value nested a few levels is still a value like any other.
     const nested = await call(emu, 'POST', `/impute-methods/${jobId}`, { imputeMethods: { country: { imputeMethod: 'fill', imputeMethodConfig: { fillValue: [[['US']]] } } } });
     expect(nested.status).toBe(200);
+  });
+
+  it('refuses rows nested thousands of levels deep, as jsonData (400) or as an uploaded file (422), never a 500', async () => {
+    const before = await jobFolders();
+    const rows = `[{"id": 1, "v": ${'['.repeat(200_000)}${']'.repeat(200_000)}}]`;
+    const inline = await start(emu, { fields: { jsonData: rows } });
+    expect(inline.status).toBe(400);
+    expect(inline.body.error.message).toMatch(/jsonData\.json:1:\d+: arrays and objects nest more than 1000 levels deep here/);
+    const upload = await start(emu, { content: rows, fileName: 'rows.json' });
+    expect(upload.status).toBe(422);
+    expect(upload.body.error).toMatchObject({ code: 'invalid_input' });
+    expect(upload.body.error.message).toMatch(/rows\.json:1:\d+: arrays and objects nest more than 1000 levels deep here/);
+    expect(await jobFolders()).toEqual(before);
   });
 });
