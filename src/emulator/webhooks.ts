@@ -8,7 +8,9 @@
  * - targets are http(s) URLs only, and with `--webhook-allow` only the hosts listed (WebhookPolicy);
  *   redirects are not followed, so an allowed host cannot send the body elsewhere;
  * - headers `x-import-event` (start or run), `x-import-job-id`, `x-import-delivery` (the same id
- *   on every retry, for de-duplication) and `x-import-attempt`.
+ *   on every retry, for de-duplication) and `x-import-attempt`;
+ * - of the receiver's answer, the first ANSWER_BYTES are read (so the connection can be reused) and
+ *   the rest is not: an answer body is never held whole, however large.
  * A failed delivery is recorded on the job and never fails it.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +26,9 @@ export interface RetryPolicy {
 
 /** The default retry policy. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, timeoutMs: 10_000 };
+
+/** How much of a receiver's answer body is read; the status is what counts. */
+export const ANSWER_BYTES = 64 * 1024;
 
 /** How a delivery ended. */
 export interface DeliveryOutcome { delivered: boolean; attempts: number; lastError?: string }
@@ -83,8 +88,8 @@ export async function deliverWebhook(
         signal: controller.signal,
         redirect: 'manual',
       });
-      // Drain the answer (under the same time-out) so the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
+      // Read the start of the answer (under the same time-out) so the connection can be reused.
+      await readSome(response, ANSWER_BYTES);
       if (timedOut) throw new Error('timed out');
       if (response.status >= 200 && response.status < 300) {
         log(`${where}: delivered (HTTP ${response.status}) on attempt ${attempt}/${policy.attempts}`);
@@ -109,6 +114,22 @@ export async function deliverWebhook(
     }
   }
   return { delivered: false, attempts: policy.attempts, lastError };
+}
+
+/** Reads up to about `limit` bytes of the answer body and lets go of the rest; a failure (the time-out) ends it quietly. */
+async function readSome(response: Response, limit: number): Promise<void> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  try {
+    for (let read = 0; read < limit;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // Aborted by the time-out or cut by the receiver: the caller looks at the time-out and the status.
+  }
 }
 
 /**

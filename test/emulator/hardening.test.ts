@@ -4,6 +4,8 @@
  * 4xx, nothing is left in the data dir, and the service answers the next request.
  */
 import { readdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,5 +132,50 @@ describe('deeply nested JSON', () => {
     expect(upload.body.error).toMatchObject({ code: 'invalid_input' });
     expect(upload.body.error.message).toMatch(/rows\.json:1:\d+: arrays and objects nest more than 1000 levels deep here/);
     expect(await jobFolders()).toEqual(before);
+  });
+});
+
+/** A webhook receiver on 127.0.0.1 that answers every request with `answer`; closed by the returned function. */
+async function receiver(answer: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => { req.resume(); req.on('end', () => answer(req, res)); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+/** Waits (up to `ms`) for a log line matching `pattern`. */
+async function logLine(pattern: RegExp, ms = 8000): Promise<string | undefined> {
+  await eventually(async () => emu.logs.some((l) => pattern.test(l)), ms);
+  return emu.logs.find((l) => pattern.test(l));
+}
+
+describe('webhook receivers that misbehave', () => {
+  it('reads only the start of an endless answer body: the delivery succeeds on its status, the rest is never read', async () => {
+    let sent = 0;
+    let isCut = false;
+    const hook = await receiver((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(1 << 20, 120);
+      // Up to 4 GiB, as fast as the service reads; it should stop reading after a few KiB.
+      const pump = () => {
+        while (!isCut && sent < 4096) {
+          sent++;
+          if (!res.write(chunk)) { res.once('drain', pump); return; }
+        }
+        res.end();
+      };
+      res.on('close', () => { isCut = true; });
+      pump();
+    });
+    try {
+      const jobId = await startJob(emu, { content: 'id\n1\n', fields: { webhookUrl: `${hook.url}/endless` } });
+      const line = await logLine(new RegExp(`start webhook of ${jobId} .*(delivered|giving up)`));
+      expect(line).toMatch(/delivered \(HTTP 200\) on attempt 1\//);
+      expect(await eventually(async () => isCut)).toBe(true);
+      // The service stopped reading after the first MiB or so (the socket buffers hold a few more).
+      expect(sent).toBeLessThan(64);
+    } finally {
+      await hook.close();
+    }
   });
 });
