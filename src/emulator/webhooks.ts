@@ -9,6 +9,8 @@
  *   redirects are not followed, so an allowed host cannot send the body elsewhere;
  * - headers `x-import-event` (start or run), `x-import-job-id`, `x-import-delivery` (the same id
  *   on every retry, for de-duplication) and `x-import-attempt`;
+ * - a user and password in the URL (`https://user:secret@hooks.example.com/`) are sent as Basic
+ *   authorization, as curl sends them (fetch refuses such a URL), and never logged;
  * - of the receiver's answer, the first ANSWER_BYTES are read (so the connection can be reused) and
  *   the rest is not: an answer body is never held whole, however large.
  * A failed delivery is recorded on the job and never fails it.
@@ -60,6 +62,7 @@ export async function deliverWebhook(
   onAttempt?: (attempt: number, error?: string) => void,
 ): Promise<DeliveryOutcome> {
   const payload = stringifyJson(delivery.body);
+  const { target, authorization } = splitCredentials(delivery.url);
   const id = randomUUID();
   const where = `${delivery.event} webhook of ${delivery.jobId} to ${redactUrl(delivery.url)}`;
   let lastError: string | undefined;
@@ -74,9 +77,10 @@ export async function deliverWebhook(
     const stop = () => controller.abort();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const response = await fetch(delivery.url, {
+      const response = await fetch(target, {
         method: 'POST',
         headers: {
+          ...(authorization && { authorization }),
           'content-type': 'application/json',
           'user-agent': 'import-serve',
           'x-import-event': delivery.event,
@@ -100,6 +104,8 @@ export async function deliverWebhook(
     } catch (e) {
       const error = e as Error & { cause?: { code?: string; message?: string } };
       lastError = timedOut ? `no answer within ${policy.timeoutMs} ms` : (error.cause?.code ?? error.cause?.message ?? error.message);
+      // An error may quote the URL, whose query may hold a token.
+      lastError = lastError.split(delivery.url).join(redactUrl(delivery.url)).split(target).join(redactUrl(delivery.url));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
@@ -114,6 +120,21 @@ export async function deliverWebhook(
     }
   }
   return { delivered: false, attempts: policy.attempts, lastError };
+}
+
+/** The URL without its user and password, and those as a Basic authorization header (undefined when there are none). */
+function splitCredentials(url: string): { target: string; authorization?: string } {
+  const u = new URL(url);
+  if (u.username === '' && u.password === '') return { target: url };
+  const user = `${decodeOr(u.username)}:${decodeOr(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { target: u.toString(), authorization: `Basic ${Buffer.from(user).toString('base64')}` };
+}
+
+/** A percent-encoded URL part decoded, or as written when it is not valid percent-encoding. */
+function decodeOr(part: string): string {
+  try { return decodeURIComponent(part); } catch { return part; }
 }
 
 /** Reads up to about `limit` bytes of the answer body and lets go of the rest; a failure (the time-out) ends it quietly. */

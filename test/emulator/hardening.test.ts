@@ -178,4 +178,19 @@ describe('webhook receivers that misbehave', () => {
       await hook.close();
     }
   });
+
+  it('sends a user and password given in the webhook URL as Basic authorization, and never logs the password', async () => {
+    const seen: (string | undefined)[] = [];
+    const hook = await receiver((req, res) => { seen.push(req.headers.authorization); res.writeHead(204).end(); });
+    try {
+      const url = hook.url.replace('http://', 'http://hook%40user:s3cret-Pa55@') + '/auth?token=t0ken';
+      const jobId = await startJob(emu, { content: 'id\n1\n', fields: { webhookUrl: url } });
+      const line = await logLine(new RegExp(`start webhook of ${jobId} .*(delivered|giving up)`));
+      expect(line).toMatch(/delivered \(HTTP 204\) on attempt 1\//);
+      expect(seen).toEqual([`Basic ${Buffer.from('hook@user:s3cret-Pa55').toString('base64')}`]);
+      expect(emu.logs.join('\n')).not.toMatch(/s3cret|t0ken/);
+    } finally {
+      await hook.close();
+    }
+  });
 });
