@@ -212,3 +212,17 @@ describe('wide inputs', () => {
     expect(Date.now() - started).toBeLessThan(8000);
   }, 60_000);
 });
+
+describe('start forms', () => {
+  it('refuses text fields over 1 MiB in all with 413, though each is under its 64 KiB limit', async () => {
+    const before = await jobFolders();
+    const ids = Array.from({ length: 20 }, (_, i) => `pl_${i}_${'x'.repeat(60_000)}`);
+    const answer = await start(emu, { content: 'id\n1\n', fields: { pipelineId: ids } });
+    expect(answer.status).toBe(413);
+    expect(answer.body.error).toMatchObject({ code: 'too_large' });
+    expect(answer.body.error.message).toMatch(/text fields hold over 1048576 bytes in all/);
+    expect(await jobFolders()).toEqual(before);
+    // Ten of them are fine.
+    expect((await start(emu, { content: 'id\n1\n', fields: { pipelineId: ids.slice(0, 10) } })).status).toBe(200);
+  });
+});
