@@ -23,6 +23,7 @@ import { JobService } from './jobs.js';
 import { matchRoute, readJson } from './routes.js';
 import { JobStore } from './store.js';
 import { removeOwnSpills, sweepSpills } from '../engine/parallel/spill.js';
+import { removeOwnTempFiles } from '../engine/write/atomic.js';
 import { DEFAULT_RETRY, WebhookPolicy, type RetryPolicy } from './webhooks.js';
 
 /** Default upload limit: generous for local files (2 GiB). */
@@ -269,8 +270,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.closeIdleConnections();
       // Running jobs stop here (and run again on restart); waiting `run` calls are answered 503.
       await jobs.close();
-      // The engine threads are gone, their spill files with no one to remove them.
+      // The engine threads are gone, their spill files and temp outputs with no one to remove them
+      // (a thread's own clean-up does not run when it is terminated). Inline, a run cannot be
+      // stopped and still writes its temp file, so that one is left to it.
       removeOwnSpills();
+      if (executor.mode === 'worker') await removeOwnTempFiles(store.outputDir());
       const deadline = Date.now() + 1000;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       server.closeAllConnections();

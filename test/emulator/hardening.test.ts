@@ -3,14 +3,15 @@
  * bodies, deep JSON, wide inputs), over raw sockets on 127.0.0.1: each answer is the documented
  * 4xx, nothing is left in the data dir, and the service answers the next request.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../src/contract/index.js';
-import { startEmulator, type Emulator } from '../support/emulator.js';
+import { spawnEmulator, startEmulator, type Emulator } from '../support/emulator.js';
 import { call, start, startJob } from './helpers.js';
 
 let emu: Emulator;
@@ -225,4 +226,28 @@ describe('start forms', () => {
     // Ten of them are fine.
     expect((await start(emu, { content: 'id\n1\n', fields: { pipelineId: ids.slice(0, 10) } })).status).toBe(200);
   });
+});
+
+describe('a stop during runs', () => {
+  it('leaves no temp output behind when it stops while a run writes its output', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'import-hardening-'));
+    // A process of its own, from the build: engine work runs in worker threads there, as in `import serve`.
+    const own = await spawnEmulator({ dataDir });
+    try {
+      const rows = Array.from({ length: 300_000 }, (_, i) => `${i},name ${i},${i}@example.com,${(i * 7) % 1000}.25`);
+      const jobId = await startJob(own, { content: `id,name,email,amount\n${rows.join('\n')}\n`, fileName: 'big.csv' });
+      expect((await call(own, 'POST', `/run/${jobId}`, {})).status).toBe(200);
+      const output = join(dataDir, 'output');
+      const isTemp = (name: string) => /^\..*\.tmp$/.test(name);
+      // Stop while the temp output is being written (it appears once rows reach the writer).
+      const writing = await eventually(async () => (await readdir(output)).some(isTemp), 20_000);
+      expect(writing).toBe(true);
+      await own.stop();
+      expect(await own.exited).toEqual({ code: 0, signal: null });
+      expect((await readdir(output)).filter(isTemp)).toEqual([]);
+    } finally {
+      await own.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
