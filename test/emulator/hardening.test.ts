@@ -251,3 +251,13 @@ describe('a stop during runs', () => {
     }
   }, 60_000);
 });
+
+describe('JSON bodies', () => {
+  it('refuses an update body that is not UTF-8 with 400, rather than read U+FFFD into a column name', async () => {
+    const jobId = await startJob(emu, { content: 'id,caf\u00e9\n1,x\n', fileName: 'latin.csv' });
+    const latin1 = Buffer.from('{"columnFieldMapping": {"latin.csv": {"caf\u00e9": {"field": "cafe"}}}}', 'latin1');
+    const response = await fetch(`${emu.apiUrl}/fields/${jobId}`, { method: 'POST', headers: { 'x-api-key': 'test', 'content-type': 'application/json' }, body: latin1 });
+    expect(response.status).toBe(400);
+    expect((await response.json() as any).error.message).toMatch(/not UTF-8 text/);
+  });
+});
