@@ -12,7 +12,7 @@ import {
   type UnitsUpdate,
 } from '../contract/index.js';
 import { check, checkUpdate, joinPath, type Problem, type UpdateName } from '../contract/check.js';
-import { NestingError, parseJson as parseOrderedJson } from '../contract/json.js';
+import { DuplicateKeyError, NestingError, parseJson as parseOrderedJson } from '../contract/json.js';
 import { RunRequest as RunRequestSchema } from '../contract/schemas.js';
 import { flatMapping } from '../contract/translate.js';
 import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/combine.js';
@@ -81,8 +81,12 @@ export const MAX_BODY_DEPTH = 64;
 export function parseJson(body: string): unknown {
   if (body.trim() === '') return undefined;
   try {
-    return parseOrderedJson(body, { maxDepth: MAX_BODY_DEPTH });
+    // A key written twice would lose one of its values in silence (JSON.parse keeps the last).
+    return parseOrderedJson(body, { maxDepth: MAX_BODY_DEPTH, uniqueKeys: true });
   } catch (e) {
+    if (e instanceof DuplicateKeyError) {
+      throw invalidBody(`The body names key ${JSON.stringify(e.key)} twice in one object (at character ${e.offset + 1}), so one of its values would be lost; give it once.`);
+    }
     if (e instanceof NestingError) {
       throw invalidBody(`The body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep (at character ${e.offset + 1}); the seed's bodies need a handful.`);
     }

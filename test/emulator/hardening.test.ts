@@ -260,4 +260,11 @@ describe('JSON bodies', () => {
     expect(response.status).toBe(400);
     expect((await response.json() as any).error.message).toMatch(/not UTF-8 text/);
   });
+
+  it('refuses an update body that names a key twice in one object with 400, rather than keep the last', async () => {
+    const jobId = await startJob(emu, { content: 'id,country\n1,US\n', fields: { pipelineId: 'pl_customers' } });
+    const answer = await call(emu, 'POST', `/impute-methods/${jobId}`, '{"imputeMethods": {"country": {"imputeMethod": "dropMissing"}, "country": {"imputeMethod": null}}}');
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toMatch(/names key "country" twice in one object/);
+  });
 });
