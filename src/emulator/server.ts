@@ -242,10 +242,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const server = createServer((req, res) => { void handle(req, res); });
   // Large uploads may take longer than Node's default request time-out.
   server.requestTimeout = 0;
-  server.on('clientError', (error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"invalid_body","message":"malformed HTTP request"}}');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(clientErrorAnswer(error.code));
     else socket.destroy();
-    void error;
   });
   try {
     await new Promise<void>((ready, fail) => {
@@ -296,6 +295,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server,
     close,
   };
+}
+
+/**
+ * The answer to a request Node's parser refused before any handler saw it: headers over Node's
+ * 16 KiB (a URL that long included) are 431, headers that did not all arrive within
+ * server.headersTimeout 408, anything else (not HTTP, a bad Content-Length or chunk) 400.
+ */
+export function clientErrorAnswer(code: string | undefined): string {
+  const [status, reason, errorCode, message] =
+    code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'too_large', 'The request line and headers are over 16 KiB; send a shorter URL or fewer headers.']
+    : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'request_timeout', 'The request headers did not all arrive in time; the connection is closed.']
+    : [400, 'Bad Request', 'invalid_body', 'The request is not well-formed HTTP/1.1 (request line, headers, Content-Length or chunked body).'];
+  const body = JSON.stringify({ error: { code: errorCode, message } });
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 /** A path segment decoded; malformed percent-encoding is the client's mistake (404: no such job). */

@@ -268,3 +268,21 @@ describe('JSON bodies', () => {
     expect(answer.body.error.message).toMatch(/names key "country" twice in one object/);
   });
 });
+
+describe('requests Node refuses before a handler sees them', () => {
+  it('answers headers or a URL over 16 KiB with 431, and a request that is not HTTP with 400, each with a JSON body', async () => {
+    for (const request of [
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: ${'a'.repeat(100_000)}\r\n\r\n`,
+      `GET ${API_PREFIX}/fields/${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ]) {
+      const { text } = await rawExchange(request, { ms: 3000 });
+      expect(text).toMatch(/^HTTP\/1\.1 431 /);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe('too_large');
+    }
+    const { text } = await rawExchange('\u0000\u0001 not http\r\n\r\n', { ms: 3000 });
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text).toMatch(/content-length: \d+/);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid_body');
+    expect((await fetch(`${emu.url}/healthz`)).status).toBe(200);
+  });
+});
