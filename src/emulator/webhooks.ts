@@ -124,7 +124,9 @@ export async function deliverWebhook(
 
 /** The URL without its user and password, and those as a Basic authorization header (undefined when there are none). */
 function splitCredentials(url: string): { target: string; authorization?: string } {
-  const u = new URL(url);
+  let u: URL;
+  // Not a URL: fetch says so on each attempt, as for any other URL it cannot use (deliverWebhook never rejects).
+  try { u = new URL(url); } catch { return { target: url }; }
   if (u.username === '' && u.password === '') return { target: url };
   const user = `${decodeOr(u.username)}:${decodeOr(u.password)}`;
   u.username = '';
