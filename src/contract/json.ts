@@ -87,12 +87,25 @@ export interface ParseJsonOptions {
    * one) instead of keeping the last value, as JSON.parse does, and losing the first in silence.
    */
   uniqueKeys?: boolean;
+  /**
+   * Arrays and objects nested deeper than this are refused (a NestingError at the first one past
+   * it): JSON.parse takes any depth, but copying or writing such a value back (structuredClone,
+   * JSON.stringify) recurses once a level and runs out of stack a few thousand levels down.
+   */
+  maxDepth?: number;
 }
 
 /** A JSON object naming a key twice; the message ends "in JSON at position N", as JSON.parse's errors do. */
 export class DuplicateKeyError extends SyntaxError {
   constructor(readonly key: string, readonly offset: number) {
     super(`key ${JSON.stringify(key)} appears twice in one object, so one of its values would be lost, in JSON at position ${offset}`);
+  }
+}
+
+/** JSON whose arrays and objects nest deeper than a limit; the message ends "in JSON at position N", as JSON.parse's errors do. */
+export class NestingError extends SyntaxError {
+  constructor(readonly maxDepth: number, readonly offset: number) {
+    super(`arrays and objects nest more than ${maxDepth} levels deep, in JSON at position ${offset}`);
   }
 }
 
@@ -110,7 +123,9 @@ const MAYBE_INEXACT = /\d{16}|[\d.]{17}|[eE][+-]?\d{3}/;
 export function parseJson(text: string, options: ParseJsonOptions = {}): unknown {
   const value: unknown = JSON.parse(text);
   const exact = Boolean(options.exactNumbers) && MAYBE_INEXACT.test(text);
-  const keys = objectKeys(value);
+  const keys = objectKeys(value, options.maxDepth ?? Infinity);
+  // Checked before the ordered parse below, which recurses too.
+  if (keys.isTooDeep) throw new NestingError(options.maxDepth as number, nestingOffset(text, options.maxDepth as number));
   const ordered = exact || keys.indexLike;
   // Fewer keys kept than written means a key repeats: the ordered parse finds where (and, when it
   // runs anyway, checks every object itself, so the count is not needed).
@@ -169,17 +184,21 @@ export function canonicalDecimal(digits: string, scale: number): string {
 
 /**
  * What the objects inside `value` hold: how many own keys in all, and whether any has an
- * integer-like key among others (its written order may differ from Object.keys'). One walk.
+ * integer-like key among others (its written order may differ from Object.keys'); and whether
+ * arrays and objects nest deeper than `maxDepth` (the walk stops there). One walk.
  */
-function objectKeys(value: unknown): { count: number; indexLike: boolean } {
+function objectKeys(value: unknown, maxDepth: number): { count: number; indexLike: boolean; isTooDeep: boolean } {
   let count = 0;
   let indexLike = false;
   const stack: unknown[] = [value];
+  const depths: number[] = [1];
   while (stack.length) {
     const v = stack.pop();
+    const depth = depths.pop() as number;
     if (v === null || typeof v !== 'object') continue;
+    if (depth > maxDepth) return { count, indexLike, isTooDeep: true };
     if (Array.isArray(v)) {
-      for (const item of v) if (item !== null && typeof item === 'object') stack.push(item);
+      for (const item of v) if (item !== null && typeof item === 'object') { stack.push(item); depths.push(depth + 1); }
       continue;
     }
     const keys = Object.keys(v);
@@ -188,10 +207,24 @@ function objectKeys(value: unknown): { count: number; indexLike: boolean } {
     if (keys.length > 1 && isIndexLikeKey(keys[0])) indexLike = true;
     for (const key of keys) {
       const item = (v as Record<string, unknown>)[key];
-      if (item !== null && typeof item === 'object') stack.push(item);
+      if (item !== null && typeof item === 'object') { stack.push(item); depths.push(depth + 1); }
     }
   }
-  return { count, indexLike };
+  return { count, indexLike, isTooDeep: false };
+}
+
+/** Where valid JSON `text` opens its first array or object deeper than `maxDepth` (a scan outside strings). */
+function nestingOffset(text: string, maxDepth: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { // a string: skip to its closing quote
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return 0;
 }
 
 /** The order-keeping parse: builds values from the parser's events. `text` is valid JSON. */

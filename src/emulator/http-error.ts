@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'request_timeout'
   | 'too_large'
   | 'unsupported_media_type'
   | 'invalid_value'

@@ -38,6 +38,9 @@ export interface UploadLimits {
 /** Largest other text part (pipelineId, jobName, scripts, webhookUrl...). */
 export const MAX_TEXT_FIELD = 64 * 1024;
 
+/** All text parts together: each may hold MAX_TEXT_FIELD, but a thousand of them would hold 64 MiB in memory per request. */
+export const MAX_TEXT_FIELDS = 1024 * 1024;
+
 /** Longest uploaded file name, in UTF-8 bytes: what a file system takes (NAME_MAX). */
 export const MAX_FILE_NAME_BYTES = 255;
 
@@ -75,6 +78,11 @@ function received(bytes: number): void {
   if (receivedSinceGc < RECEIVED_PER_GC) return;
   receivedSinceGc = 0;
   collectYoung();
+}
+
+/** Whether the request ended before its whole body arrived (the client went away, or the server cut it off). */
+export function isCutOff(req: IncomingMessage): boolean {
+  return !req.complete && (req.destroyed || req.readableAborted);
 }
 
 /**
@@ -115,6 +123,7 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
       return;
     }
     const fields = new Map<string, string[]>();
+    let textBytes = 0;
     let file: StartUpload['file'];
     let jsonData: StartUpload['jsonData'];
     const writing: Promise<void>[] = [];
@@ -186,6 +195,11 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
         fail(tooLarge(`The start form field ${JSON.stringify(name)} is over this service's limit of ${MAX_TEXT_FIELD} bytes for a text field.`));
         return;
       }
+      textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (textBytes > MAX_TEXT_FIELDS) {
+        fail(tooLarge(`The start form's text fields hold over ${MAX_TEXT_FIELDS} bytes in all, this service's limit; send the rows as a file ("files") or jsonData.`));
+        return;
+      }
       const list = fields.get(name) ?? [];
       list.push(value);
       fields.set(name, list);
@@ -202,6 +216,11 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
       });
     });
     req.on('error', (e) => fail(invalidBody(`The upload was interrupted (${e.message}).`)));
+    // A client that sends its body and closes at once may be gone before this runs (the job
+    // folder is made first): its 'error' and 'close' are past, so the form would never end.
+    const interrupted = () => fail(invalidBody('The upload was interrupted: the client closed the connection before the form ended.'));
+    if (isCutOff(req)) interrupted();
+    else req.on('close', () => { if (!req.complete) interrupted(); });
     req.pipe(parser);
   });
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { API_PREFIX } from '../contract/index.js';
 import { HttpError, invalidBody, tooLarge } from './http-error.js';
 import type { JobService, ResourceName, UpdatableResource } from './jobs.js';
+import { isCutOff } from './multipart.js';
 import { parseJson } from './validate-bodies.js';
 
 /** A handler's answer. */
@@ -145,10 +146,26 @@ export function readText(req: IncomingMessage, limit = MAX_JSON_BYTES): Promise<
       }
       chunks.push(chunk);
     });
-    req.on('end', () => { if (!isDone) { isDone = true; resolve(Buffer.concat(chunks).toString('utf8')); } });
+    req.on('end', () => {
+      if (isDone) return;
+      isDone = true;
+      try {
+        resolve(UTF8.decode(Buffer.concat(chunks)));
+      } catch {
+        // Decoded leniently, a name in the body would hold U+FFFD where the client meant a letter.
+        reject(invalidBody('The body is not UTF-8 text (a Latin-1 or UTF-16 text?); send JSON as UTF-8.'));
+      }
+    });
     req.on('error', (e) => { if (!isDone) { isDone = true; reject(invalidBody(`The body could not be read (${e.message}).`)); } });
+    // Gone before the whole body came (and maybe before this ran): no 'end' will come.
+    const cutOff = () => { if (!isDone) { isDone = true; reject(invalidBody('The body could not be read: the connection closed before it ended.')); } };
+    if (isCutOff(req)) cutOff();
+    else req.on('close', () => { if (!req.complete) cutOff(); });
   });
 }
+
+/** Strict: bytes that are not UTF-8 are an error, never U+FFFD. A byte order mark is dropped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses a JSON body. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {

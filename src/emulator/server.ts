@@ -23,6 +23,7 @@ import { JobService } from './jobs.js';
 import { matchRoute, readJson } from './routes.js';
 import { JobStore } from './store.js';
 import { removeOwnSpills, sweepSpills } from '../engine/parallel/spill.js';
+import { removeOwnTempFiles } from '../engine/write/atomic.js';
 import { DEFAULT_RETRY, WebhookPolicy, type RetryPolicy } from './webhooks.js';
 
 /** Default upload limit: generous for local files (2 GiB). */
@@ -30,6 +31,9 @@ export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 
 /** Default limit of the jsonData form field (inline rows are for small data; larger goes as a file). */
 export const DEFAULT_MAX_JSON_DATA = 16 * 1024 * 1024;
+
+/** Default time a request body may go without a byte before the service answers 408 and closes the connection. */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /** Default limit of a job's engine work (its run; reading its input at start). */
 export const DEFAULT_JOB_TIMEOUT_MS = 30 * 60 * 1000;
@@ -57,6 +61,8 @@ export interface ServerOptions {
   webhookAllow?: string[];
   /** Longest a job's engine work may take, in ms (0: no limit). */
   jobTimeoutMs?: number;
+  /** Longest a request body may go without a byte, in ms (0: no limit); then 408 and the connection closes. */
+  bodyTimeoutMs?: number;
   executor?: ExecutorOptions;
   maxConcurrentRuns?: number;
   /** Where log lines go (one per request, plus job and webhook events); default stderr. */
@@ -196,6 +202,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const method = req.method ?? 'GET';
     let pathname = '/';
     inFlight++;
+    watchBody(req, res, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, log);
     res.on('close', () => {
       inFlight--;
       log(`${method} ${pathname} ${res.headersSent ? res.statusCode : '-'}${res.writableFinished ? '' : ' (aborted)'} ${Math.round(performance.now() - started)}ms`);
@@ -235,10 +242,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const server = createServer((req, res) => { void handle(req, res); });
   // Large uploads may take longer than Node's default request time-out.
   server.requestTimeout = 0;
-  server.on('clientError', (error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"code":"invalid_body","message":"malformed HTTP request"}}');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(clientErrorAnswer(error.code));
     else socket.destroy();
-    void error;
   });
   try {
     await new Promise<void>((ready, fail) => {
@@ -263,8 +269,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.closeIdleConnections();
       // Running jobs stop here (and run again on restart); waiting `run` calls are answered 503.
       await jobs.close();
-      // The engine threads are gone, their spill files with no one to remove them.
+      // The engine threads are gone, their spill files and temp outputs with no one to remove them
+      // (a thread's own clean-up does not run when it is terminated). Inline, a run cannot be
+      // stopped and still writes its temp file, so that one is left to it.
       removeOwnSpills();
+      if (executor.mode === 'worker') await removeOwnTempFiles(store.outputDir());
       const deadline = Date.now() + 1000;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       server.closeAllConnections();
@@ -288,6 +297,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
+/**
+ * The answer to a request Node's parser refused before any handler saw it: headers over Node's
+ * 16 KiB (a URL that long included) are 431, headers that did not all arrive within
+ * server.headersTimeout 408, anything else (not HTTP, a bad Content-Length or chunk) 400.
+ */
+export function clientErrorAnswer(code: string | undefined): string {
+  const [status, reason, errorCode, message] =
+    code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'too_large', 'The request line and headers are over 16 KiB; send a shorter URL or fewer headers.']
+    : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'request_timeout', 'The request headers did not all arrive in time; the connection is closed.']
+    : [400, 'Bad Request', 'invalid_body', 'The request is not well-formed HTTP/1.1 (request line, headers, Content-Length or chunked body).'];
+  const body = JSON.stringify({ error: { code: errorCode, message } });
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
 /** A path segment decoded; malformed percent-encoding is the client's mistake (404: no such job). */
 export function decodePathSegment(segment: string): string {
   try {
@@ -306,6 +329,31 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = stringifyJson(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/**
+ * Ends a request whose body stops arriving for `ms`: server.requestTimeout is off (uploads may take
+ * long), so without this a client that stops sending midway (or never sends the body it announced)
+ * holds its connection, and a start its job folder, for as long as it keeps the socket open. A 408
+ * goes out when nothing was answered yet; then the connection closes, which ends the body's reader.
+ * Only the body is timed: a `run` that waits for its job after the body has arrived is not.
+ */
+function watchBody(req: IncomingMessage, res: ServerResponse, ms: number, log: (line: string) => void): void {
+  if (ms <= 0 || req.complete) return;
+  const cutOff = () => {
+    if (req.complete) return;
+    const seconds = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+    log(`${req.method} ${req.url}: no part of the body arrived for ${seconds}; closing the connection`);
+    // The request is destroyed too: once answered it is no longer the socket's, so closing the
+    // socket alone would leave its reader (the start form, a JSON body) waiting for ever.
+    const close = () => { req.destroy(); req.socket.destroy(); };
+    if (res.headersSent) { close(); return; }
+    res.once('finish', close);
+    sendError(req, res, new HttpError(408, 'request_timeout', `No part of the request body arrived for ${seconds}; the connection is closed. Send the whole body without pausing.`, {}, { connection: 'close' }), log);
+  };
+  // The socket's time-out counts from its last read or write; it is off again once the body is in.
+  req.setTimeout(ms, cutOff);
+  req.once('end', () => { req.setTimeout(0); });
 }
 
 /** Answers an error as `{"error": {"code", "message"}}`; anything not an HttpError is a 500, logged with its stack. */

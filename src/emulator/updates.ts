@@ -38,10 +38,14 @@ function confidence<T>(value: T, candidates: ({ value: T; confidence?: number } 
 /** Columns mapped to each field, in input-column order. */
 function columnsByField(mapping: Record<string, string>, columnOrder: string[]): Map<string, string[]> {
   const byField = new Map<string, string[]>();
-  const ordered = [...columnOrder.filter((c) => Object.hasOwn(mapping, c)), ...Object.keys(mapping).filter((c) => !columnOrder.includes(c))];
+  // A Set and push, not includes and spread: a 50,000-column mapping update took 27 s of the request thread.
+  const inOrder = new Set(columnOrder);
+  const ordered = [...columnOrder.filter((c) => Object.hasOwn(mapping, c)), ...Object.keys(mapping).filter((c) => !inOrder.has(c))];
   for (const column of ordered) {
     const field = mapping[column];
-    byField.set(field, [...(byField.get(field) ?? []), column]);
+    const list = byField.get(field);
+    if (list) list.push(column);
+    else byField.set(field, [column]);
   }
   return byField;
 }

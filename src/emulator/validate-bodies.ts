@@ -12,7 +12,7 @@ import {
   type UnitsUpdate,
 } from '../contract/index.js';
 import { check, checkUpdate, joinPath, type Problem, type UpdateName } from '../contract/check.js';
-import { parseJson as parseOrderedJson } from '../contract/json.js';
+import { DuplicateKeyError, NestingError, parseJson as parseOrderedJson } from '../contract/json.js';
 import { RunRequest as RunRequestSchema } from '../contract/schemas.js';
 import { flatMapping } from '../contract/translate.js';
 import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/combine.js';
@@ -70,12 +70,26 @@ function notAllowed(at: string, value: unknown, allowed: readonly string[]): nev
   throw invalidValue(`${at} ${JSON.stringify(value)} is not allowed; use one of ${allowed.join(', ')}.`);
 }
 
+/**
+ * Deepest nesting of arrays and objects in an update or run body. The seed's bodies need 5 levels
+ * (a fillValue may add a few); a body thousands deep would exhaust the stack when it is copied or
+ * stored (a 500 before this limit).
+ */
+export const MAX_BODY_DEPTH = 64;
+
 /** Parses a request body as JSON, keeping the written order of keys (400 when it is not JSON). An empty body is `undefined`. */
 export function parseJson(body: string): unknown {
   if (body.trim() === '') return undefined;
   try {
-    return parseOrderedJson(body);
+    // A key written twice would lose one of its values in silence (JSON.parse keeps the last).
+    return parseOrderedJson(body, { maxDepth: MAX_BODY_DEPTH, uniqueKeys: true });
   } catch (e) {
+    if (e instanceof DuplicateKeyError) {
+      throw invalidBody(`The body names key ${JSON.stringify(e.key)} twice in one object (at character ${e.offset + 1}), so one of its values would be lost; give it once.`);
+    }
+    if (e instanceof NestingError) {
+      throw invalidBody(`The body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep (at character ${e.offset + 1}); the seed's bodies need a handful.`);
+    }
     throw invalidBody(`The body is not valid JSON (${(e as Error).message}); send a JSON object.`);
   }
 }
@@ -105,10 +119,14 @@ export function knownFields(resources: JobResources): string[] {
 }
 
 function checkField(field: string, at: string, known: string[]): void {
-  if (!known.includes(field)) {
+  // One Set per list (a body may name every field of a 50,000-column job).
+  let set = knownSets.get(known);
+  if (!set) knownSets.set(known, (set = new Set(known)));
+  if (!set.has(field)) {
     throw invalidValue(`${at} names field ${JSON.stringify(field)}, which this job does not have; its fields: ${known.join(', ') || '(none)'}.`);
   }
 }
+const knownSets = new WeakMap<string[], Set<string>>();
 
 // ---- updates ----
 
@@ -129,13 +147,14 @@ export function checkFieldsUpdate(body: unknown, job: JobView): FieldsUpdate {
   const update = parseUpdate('fields', body);
   const sources = Object.keys(job.resources.fields.columnFieldMapping);
   const columns = job.resources.fields.inputColumns;
+  const isColumn = new Set(columns);
   for (const [source, byColumn] of Object.entries(update.columnFieldMapping)) {
     const at = member('body.columnFieldMapping', source);
     if (!sources.includes(source)) {
       throw invalidValue(`${at}: data source ${JSON.stringify(source)} is not this job's; its data source is ${sources.map((s) => JSON.stringify(s)).join(', ')}.`);
     }
     for (const column of Object.keys(byColumn)) {
-      if (!columns.includes(column)) {
+      if (!isColumn.has(column)) {
         throw invalidValue(`${member(at, column)}: column ${JSON.stringify(column)} is not in the input; input columns: ${columns.join(', ')}.`);
       }
     }

@@ -8,7 +8,11 @@
  * - targets are http(s) URLs only, and with `--webhook-allow` only the hosts listed (WebhookPolicy);
  *   redirects are not followed, so an allowed host cannot send the body elsewhere;
  * - headers `x-import-event` (start or run), `x-import-job-id`, `x-import-delivery` (the same id
- *   on every retry, for de-duplication) and `x-import-attempt`.
+ *   on every retry, for de-duplication) and `x-import-attempt`;
+ * - a user and password in the URL (`https://user:secret@hooks.example.com/`) are sent as Basic
+ *   authorization, as curl sends them (fetch refuses such a URL), and never logged;
+ * - of the receiver's answer, the first ANSWER_BYTES are read (so the connection can be reused) and
+ *   the rest is not: an answer body is never held whole, however large.
  * A failed delivery is recorded on the job and never fails it.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +28,9 @@ export interface RetryPolicy {
 
 /** The default retry policy. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, timeoutMs: 10_000 };
+
+/** How much of a receiver's answer body is read; the status is what counts. */
+export const ANSWER_BYTES = 64 * 1024;
 
 /** How a delivery ended. */
 export interface DeliveryOutcome { delivered: boolean; attempts: number; lastError?: string }
@@ -55,6 +62,7 @@ export async function deliverWebhook(
   onAttempt?: (attempt: number, error?: string) => void,
 ): Promise<DeliveryOutcome> {
   const payload = stringifyJson(delivery.body);
+  const { target, authorization } = splitCredentials(delivery.url);
   const id = randomUUID();
   const where = `${delivery.event} webhook of ${delivery.jobId} to ${redactUrl(delivery.url)}`;
   let lastError: string | undefined;
@@ -69,9 +77,10 @@ export async function deliverWebhook(
     const stop = () => controller.abort();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const response = await fetch(delivery.url, {
+      const response = await fetch(target, {
         method: 'POST',
         headers: {
+          ...(authorization && { authorization }),
           'content-type': 'application/json',
           'user-agent': 'import-serve',
           'x-import-event': delivery.event,
@@ -83,8 +92,8 @@ export async function deliverWebhook(
         signal: controller.signal,
         redirect: 'manual',
       });
-      // Drain the answer (under the same time-out) so the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
+      // Read the start of the answer (under the same time-out) so the connection can be reused.
+      await readSome(response, ANSWER_BYTES);
       if (timedOut) throw new Error('timed out');
       if (response.status >= 200 && response.status < 300) {
         log(`${where}: delivered (HTTP ${response.status}) on attempt ${attempt}/${policy.attempts}`);
@@ -95,6 +104,8 @@ export async function deliverWebhook(
     } catch (e) {
       const error = e as Error & { cause?: { code?: string; message?: string } };
       lastError = timedOut ? `no answer within ${policy.timeoutMs} ms` : (error.cause?.code ?? error.cause?.message ?? error.message);
+      // An error may quote the URL, whose query may hold a token.
+      lastError = lastError.split(delivery.url).join(redactUrl(delivery.url)).split(target).join(redactUrl(delivery.url));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
@@ -109,6 +120,39 @@ export async function deliverWebhook(
     }
   }
   return { delivered: false, attempts: policy.attempts, lastError };
+}
+
+/** The URL without its user and password, and those as a Basic authorization header (undefined when there are none). */
+function splitCredentials(url: string): { target: string; authorization?: string } {
+  let u: URL;
+  // Not a URL: fetch says so on each attempt, as for any other URL it cannot use (deliverWebhook never rejects).
+  try { u = new URL(url); } catch { return { target: url }; }
+  if (u.username === '' && u.password === '') return { target: url };
+  const user = `${decodeOr(u.username)}:${decodeOr(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { target: u.toString(), authorization: `Basic ${Buffer.from(user).toString('base64')}` };
+}
+
+/** A percent-encoded URL part decoded, or as written when it is not valid percent-encoding. */
+function decodeOr(part: string): string {
+  try { return decodeURIComponent(part); } catch { return part; }
+}
+
+/** Reads up to about `limit` bytes of the answer body and lets go of the rest; a failure (the time-out) ends it quietly. */
+async function readSome(response: Response, limit: number): Promise<void> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  try {
+    for (let read = 0; read < limit;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // Aborted by the time-out or cut by the receiver: the caller looks at the time-out and the status.
+  }
 }
 
 /**

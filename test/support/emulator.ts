@@ -36,6 +36,8 @@ export interface EmulatorOptions {
   webhookRetry?: Partial<RetryPolicy>;
   /** Google Sheets links: where they are exported from (a fake Google) and the timeout (in-process only). */
   sheets?: { baseUrl?: string; timeoutMs?: number };
+  /** How long a request body may go without a byte before a 408 (in-process only). */
+  bodyTimeoutMs?: number;
 }
 
 /** A running test service. */
@@ -82,6 +84,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     maxJsonData: opts.maxJsonData,
     webhookAllow: opts.webhookAllow,
     sheets: opts.sheets,
+    bodyTimeoutMs: opts.bodyTimeoutMs,
     webhookRetry: { baseDelayMs: 20, timeoutMs: 2000, ...opts.webhookRetry },
     log: (line) => { logs.push(line); },
   });

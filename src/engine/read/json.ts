@@ -1,10 +1,17 @@
 /** JSON rows reader (engine.md "Reading input"): an array of objects, columns = union of keys in first-seen order. */
 import { readFile } from 'node:fs/promises';
-import { DuplicateKeyError, entriesInOrder, keysInOrder, parseJson, stringifyJson } from '../../contract/json.js';
+import { DuplicateKeyError, entriesInOrder, keysInOrder, NestingError, parseJson, stringifyJson } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type InputSource, type Row, type Table } from '../types.js';
 import { unreadableFile } from './csv.js';
+
+/**
+ * Deepest nesting of arrays and objects in a JSON input (the rows array is level 1, a row 2): a
+ * nested value becomes its cell as JSON text, and writing it recurses once a level, so a value
+ * thousands of levels deep would exhaust the stack instead of being refused.
+ */
+export const MAX_JSON_DEPTH = 1000;
 
 /** Largest file whose error position we locate by re-parsing prefixes (the message lacks one). */
 const LOCATE_LIMIT = 32 * 1024 * 1024;
@@ -114,7 +121,7 @@ export function jsonFileSource(path: string, display: string, name: string, size
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       let value: unknown;
       try {
-        value = parseJson(text, { exactNumbers: true, uniqueKeys: true });
+        value = parseJson(text, { exactNumbers: true, uniqueKeys: true, maxDepth: MAX_JSON_DEPTH });
       } catch (error) {
         throw invalidJson(text, display, error as Error);
       }
@@ -132,6 +139,9 @@ export function jsonLines(file: string): string {
 
 function invalidJson(text: string, display: string, error: Error): UsageError {
   if (text.trim() === '') return new UsageError(`${display} is empty; give a JSON array of row objects.`);
+  if (error instanceof NestingError) {
+    return new UsageError(`${display}:${lineCol(text, error.offset)}: arrays and objects nest more than ${error.maxDepth} levels deep here; flatten the value.`);
+  }
   if (error instanceof DuplicateKeyError) {
     return new UsageError(`${display}:${lineCol(text, error.offset)}: key ${JSON.stringify(error.key)} appears twice in one object, so one of its values would be lost; remove or rename one of them.`);
   }

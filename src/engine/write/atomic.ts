@@ -104,6 +104,19 @@ export async function sweepTempFiles(dir: string, name?: string): Promise<void> 
 }
 
 /**
+ * Removes the temp files in `dir` that this process was writing: for writers that were stopped
+ * where their own clean-up could not run (an engine thread terminated by `import serve`'s stop).
+ */
+export async function removeOwnTempFiles(dir: string): Promise<void> {
+  let entries: string[];
+  try { entries = await readdir(dir); } catch { return; }
+  for (const entry of entries) {
+    const m = TEMP.exec(entry);
+    if (m && Number(m[2]) === process.pid) await rm(join(dir, entry), { force: true }).catch(() => {});
+  }
+}
+
+/**
  * Where a write to `path` goes. `file`: a regular file (or none yet) at `path`, the file a
  * symbolic link at `path` names (followed to its end, even when that file does not exist yet):
  * written through a temp file beside it. `stream`: something that exists and is not a regular

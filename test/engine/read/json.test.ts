@@ -92,6 +92,18 @@ describe('JSON reader', () => {
     expect((await readAll(await openInput({ file: fine }))).rows).toEqual([['1', '{"id":9}', null], ['2', null, '"id": 3']]);
   });
 
+  it('refuses a value nested more than 1000 levels deep at its line:col, and keeps one nested 998 levels as JSON text', async () => {
+    const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    // The rows array and the row are levels 1 and 2; the value's arrays start at 3.
+    const path = await file('deep.json', `[{"id": 1},\n {"id": 2, "v": ${deep(200_000)}}]`);
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path}:2:${17 + 998}: arrays and objects nest more than 1000 levels deep here; flatten the value.`);
+    const ordered = await file('deep-ordered.json', `[{"v": ${'{"1": 1, "0": '.repeat(20_000)}0${'}'.repeat(20_000)}}]`);
+    expect((await failure(async () => readAll(await openInput({ file: ordered })))).message).toMatch(/nest more than 1000 levels deep here/);
+    const fine = await file('deep-fine.json', `[{"v": ${deep(998)}}]`);
+    expect((await readAll(await openInput({ file: fine }))).rows).toEqual([[deep(998)]]);
+  });
+
   it('refuses an empty array and rows without keys: there is nothing to import', async () => {
     const empty = await file('empty-array.json', '[]');
     expect((await failure(async () => readAll(await openInput({ file: empty })))).message).toBe(`${empty} is an empty array, so there are no rows; give rows as [{"column": "value"}, ...].`);
