@@ -85,3 +85,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 export function printable(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Names for a message: all of them when few, else the first ten and how many more (`""` for an empty name). */
+export function nameList(names: readonly string[]): string {
+  if (names.length === 0) return '(none)';
+  const shown = names.slice(0, 10).map((n) => (n === '' ? '""' : n)).join(', ');
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
+}

@@ -19,6 +19,7 @@ import { combinedFields, combiningNotAllowedMessage } from '../engine/steps/comb
 import { checkUnit } from '../engine/steps/units.js';
 import { regexProblem } from '../engine/regex.js';
 import { invalidBody, invalidValue } from './http-error.js';
+import { nameList } from '../errors.js';
 
 export { flatMapping };
 
@@ -123,7 +124,7 @@ function checkField(field: string, at: string, known: string[]): void {
   let set = knownSets.get(known);
   if (!set) knownSets.set(known, (set = new Set(known)));
   if (!set.has(field)) {
-    throw invalidValue(`${at} names field ${JSON.stringify(field)}, which this job does not have; its fields: ${known.join(', ') || '(none)'}.`);
+    throw invalidValue(`${at} names field ${JSON.stringify(field)}, which this job does not have; its fields: ${nameList(known)}.`);
   }
 }
 const knownSets = new WeakMap<string[], Set<string>>();
@@ -137,7 +138,7 @@ export function checkSheetUpdate(body: unknown, job: JobView): string {
   if (!sheets) throw invalidValue('This job\'s input is not a workbook, so it has no sheet to select.');
   // Seed note 6: the selected name must be one of the names getSelectedSheet returns in `sheets`.
   if (!sheets.includes(selected)) {
-    throw invalidValue(`Sheet ${JSON.stringify(selected)} is not in this workbook; choose one of: ${sheets.join(', ')}.`);
+    throw invalidValue(`Sheet ${JSON.stringify(selected)} is not in this workbook; choose one of: ${nameList(sheets)}.`);
   }
   return selected;
 }
@@ -155,7 +156,7 @@ export function checkFieldsUpdate(body: unknown, job: JobView): FieldsUpdate {
     }
     for (const column of Object.keys(byColumn)) {
       if (!isColumn.has(column)) {
-        throw invalidValue(`${member(at, column)}: column ${JSON.stringify(column)} is not in the input; input columns: ${columns.join(', ')}.`);
+        throw invalidValue(`${member(at, column)}: column ${JSON.stringify(column)} is not in the input; input columns: ${nameList(columns)}.`);
       }
     }
   }
@@ -176,7 +177,7 @@ export function checkCombiningUpdate(body: unknown, job: JobView): ColumnCombini
     const columns = combined.get(field);
     if (!columns) {
       const list = [...combined.keys()];
-      throw invalidValue(`${at}: field ${JSON.stringify(field)} is not combined from several columns${list.length ? `; combined fields: ${list.join(', ')}` : '; map several columns to it with allowColumnCombining: true first'}.`);
+      throw invalidValue(`${at}: field ${JSON.stringify(field)} is not combined from several columns${list.length ? `; combined fields: ${nameList(list)}` : '; map several columns to it with allowColumnCombining: true first'}.`);
     }
     const order = entry.combiningOrder;
     if (order && !(order.length === columns.length && new Set(order).size === order.length && order.every((c) => columns.includes(c)))) {

@@ -11,7 +11,7 @@ import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
-import { UsageError, type JobFileProblem } from '../errors.js';
+import { nameList, UsageError, type JobFileProblem } from '../errors.js';
 import { invisibleDifference, suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
 
@@ -70,14 +70,14 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   const expected = facts.fields && new Set(facts.fields.expected);
 
   if (config.sheet !== undefined && facts.sheets && !facts.sheets.names.includes(config.sheet)) {
-    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${list(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them', facts.sheets.from)}`);
+    at(['config', 'sheet'], `sheet "${config.sheet}" in config.sheet is not in ${facts.sheets.from}, whose sheets are ${nameList(facts.sheets.names)}; ${fix(config.sheet, facts.sheets.names, 'choose one of them', facts.sheets.from)}`);
   }
 
   const mapping = entriesInOrder(config.mapping ?? {});
   // jobfile.md: the flat mapping is placed under the one data source getFields returns; with several
   // it would silently apply to the first only, so it is refused instead of guessed.
   if (config.mapping !== undefined && facts.sources && facts.sources.names.length > 1) {
-    at(['config', 'mapping'], `config.mapping is a flat mapping, which applies to a job with one data source, but ${facts.sources.from} has ${facts.sources.names.length} (${list(facts.sources.names)}), so which source's columns it means is not known; remove config.mapping and map each source's columns with \`import fields update <jobId> --data\` (columnFieldMapping keyed by source name), or start the job from one input.`);
+    at(['config', 'mapping'], `config.mapping is a flat mapping, which applies to a job with one data source, but ${facts.sources.from} has ${facts.sources.names.length} (${nameList(facts.sources.names)}), so which source's columns it means is not known; remove config.mapping and map each source's columns with \`import fields update <jobId> --data\` (columnFieldMapping keyed by source name), or start the job from one input.`);
   }
   // A mapping keyed by source name (jobfile.md) names the source it was written for: another one's
   // columns would be mapped by a guess.
@@ -87,10 +87,10 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
   }
   for (const [column, field] of mapping) {
     if (columns && !columns.has(column)) {
-      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
+      at(['config', 'mapping', column], `column "${column}" in config.mapping is not in ${facts.columns!.from}, whose columns are ${nameList(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
     }
     if (field !== null && expected && !expected.has(field)) {
-      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${list(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them', facts.fields!.from)}`);
+      at(['config', 'mapping', column], `config.mapping maps "${column}" to "${field}", which is not a field of ${facts.fields!.from} (${nameList(facts.fields!.expected)}); ${fix(field, facts.fields!.expected, 'map it to one of them', facts.fields!.from)}`);
     }
   }
 
@@ -224,7 +224,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       (c.order ?? []).forEach((column, j) => {
         const path = ['config', 'combining', name, 'order', j];
         if (!columns.has(column)) {
-          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${list(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
+          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${nameList(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
         } else if (config.mapping && Object.hasOwn(config.mapping, column) && config.mapping[column] !== name) {
           at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping[column] === null ? 'nothing' : `"${config.mapping[column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
         }
@@ -274,12 +274,6 @@ function yamlKey(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
 }
 
-/** Names for a message: all of them when few, else the first ten and how many more. */
-function list(names: string[]): string {
-  if (names.length === 0) return '(none)';
-  const shown = names.slice(0, 10).map((n) => (n === '' ? '""' : n)).join(', ');
-  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
-}
 
 /**
  * "did you mean X?" when a known name is close, else the fix given (no hint among very many names:
