@@ -14,7 +14,7 @@ import { exactNumber, orderedObject } from '../contract/json.js';
 import { parseSheetsLink, sheetsBaseUrl } from '../engine/read/sheets-link.js';
 import { regexProblem } from '../engine/regex.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
-import { referenceOffsets, substituteEnv } from './env.js';
+import { invalidReferenceFix, invalidReferences, referenceOffsets, substituteEnv } from './env.js';
 import { JobFileDeclaration, SchemaDeclaration, type FormatMeta } from './format.js';
 import { suggestKey } from './suggest-key.js';
 import type { JobFile, Position } from './types.js';
@@ -705,13 +705,29 @@ class Walker {
     return node.items.map((pair) => [keyText(this.deref(pair.key)) ?? '', pair.key] as [string, unknown]);
   }
 
-  /** `${NAME}` substitution; an unset variable is a problem placed at its reference. */
+  /**
+   * `${NAME}` substitution; an unset variable is a problem placed at its reference, and so is a
+   * `${...}` that is not a reference (`${PIPELINE:-pl_customers}`), which would stay in the value.
+   * A set variable written the shell's way, `$NAME`, is kept as written, with a warning.
+   */
   private substitute(node: Scalar, value: string): string {
     const { value: out, missing } = substituteEnv(value, this.opts.env);
+    const start = node.range?.[0] ?? 0;
+    const written = this.tree.text.slice(start, node.range?.[1] ?? start);
+    const invalid = invalidReferences(value);
+    for (const form of invalid) {
+      const at = written.indexOf(form.text);
+      this.errorAt(start + Math.max(at, 0), `"${form.text}" is not an environment variable reference: ${invalidReferenceFix(form.text)}.`);
+    }
+    for (const m of value.matchAll(/(?<![$\\])\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      if (this.opts.env[m[1]] === undefined) continue;
+      const at = written.indexOf(m[0]);
+      this.warnAt(start + Math.max(at, 0), `"${m[0]}" is kept as written, since job files read a variable only as \${NAME}; write \${${m[1]}} to use the environment variable ${m[1]}.`);
+    }
+    if (invalid.length) this.unresolved.add(node);
     if (missing.length === 0) return out;
     this.unresolved.add(node);
-    const start = node.range?.[0] ?? 0;
-    const refs = referenceOffsets(this.tree.text.slice(start, node.range?.[1] ?? start));
+    const refs = referenceOffsets(written);
     for (const m of missing) {
       const ref = refs[m.ordinal];
       // Escapes inside quoted scalars can shift the source; fall back to the value's start.

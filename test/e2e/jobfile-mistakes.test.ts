@@ -184,3 +184,22 @@ describe('a schema block the engine cannot apply', () => {
     expect(await readFile(join(dir, 'valued.out.csv'), 'utf8')).toContain('ZZ');
   });
 });
+
+describe('environment variables written another way', () => {
+  it('refuses a ${...} that is not a ${NAME} reference, such as a shell default, instead of sending it as written', async () => {
+    await write('version: 1\npipeline: ${PIPELINE:-pl_customers}\ninput: {file: ./customers.csv}\nrun:\n  webhookUrl: "https://hooks.example.com/${ TOKEN }"\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir, env: { PIPELINE: 'pl_customers', TOKEN: 't' } });
+    expect(r.stderr).toContain('job.yaml:2:11: "${PIPELINE:-pl_customers}" is not an environment variable reference: job files read only ${NAME}, with no shell forms such as ":-" (a default), so it would be kept as written; set PIPELINE in the environment and write ${PIPELINE}, or write the value itself.');
+    expect(r.stderr).toContain('job.yaml:5:42: "${ TOKEN }" is not an environment variable reference: job files read only ${NAME} (letters, digits and _, no spaces), so it would be kept as written; fix the name, or write $${ for a literal "${".');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('warns that $NAME is kept as written when NAME is set, and keeps $${NAME} literal without a word', async () => {
+    await write('version: 1\nname: $JOB_NAME\ninput: {file: ./customers.csv}\noptions: {destinationFileName: "$${DAY}.csv"}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir, env: { JOB_NAME: 'nightly', DAY: 'mon' } });
+    expect(r.stderr).toContain('warning: job.yaml:2:7: "$JOB_NAME" is kept as written, since job files read a variable only as ${NAME}; write ${JOB_NAME} to use the environment variable JOB_NAME.');
+    expect(r.stderr).not.toContain('DAY');
+    expect(r.stdout).toBe('job.yaml: valid\n');
+    expect(r.exitCode).toBe(0);
+  });
+});
