@@ -688,6 +688,11 @@ class Walker {
         this.error(pair.key, `keys in ${where} must be plain names; got ${this.describe(keyNode)}.`);
         continue;
       }
+      // YAML 1.2 has no merge keys: `<<: *defaults` would be a key named "<<" (a column of inline rows).
+      if (key === '<<' && isScalar(keyNode) && keyNode.type === Scalar.PLAIN) {
+        this.error(pair.key, `"<<" in ${where} is a YAML merge key, which job files do not read (they are YAML 1.2, where it is an ordinary key named "<<"); write the keys out, or quote it ("<<") if it is a name.`);
+        continue;
+      }
       if (seen.has(key)) {
         this.error(pair.key, `duplicate key "${key}"; remove one of them.`);
         continue;

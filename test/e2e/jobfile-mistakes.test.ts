@@ -203,3 +203,16 @@ describe('environment variables written another way', () => {
     expect(r.exitCode).toBe(0);
   });
 });
+
+describe('YAML merge keys', () => {
+  it('refuses <<: *anchor, which YAML 1.2 reads as a key named "<<" (a column of inline rows), and takes a quoted "<<" as a name', async () => {
+    await write('version: 1\ninput:\n  rows:\n    - &first {id: 1, name: Ann}\n    - {<<: *first, id: 2}\n');
+    await expectRefused('job.yaml', 'job.yaml:5:8: "<<" in input.rows[1] is a YAML merge key, which job files do not read (they are YAML 1.2, where it is an ordinary key named "<<"); write the keys out, or quote it ("<<") if it is a name.');
+    await write(job('  impute:\n    country: &fill {method: fill, value: US}\n  text:\n    casing: {full_name: title}\n  combining:\n    full_name: {<<: *fill}\n'), 'config.yaml');
+    const r = await cli(['validate', 'config.yaml']);
+    expect(r.stderr).toContain('config.yaml:11:17: "<<" in config.combining.full_name is a YAML merge key');
+    expect(r.exitCode).toBe(2);
+    await write('version: 1\ninput:\n  rows:\n    - {"<<": x, id: 2}\n', 'quoted.yaml');
+    expect((await cli(['validate', 'quoted.yaml'])).exitCode).toBe(0);
+  });
+});
