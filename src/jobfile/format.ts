@@ -34,6 +34,8 @@ export interface FormatMeta {
   whenMissing?: string;
   /** The message when this member is written but empty (null). */
   whenEmpty?: string;
+  /** The message when this list, which needs an item, is written empty (`[]`). */
+  whenEmptyList?: string;
   /** The message when the value is of the wrong kind (a list where text is expected). */
   invalid?: string;
   /** How an entry of this mapping is named in messages (`replacement for "{key}" in {where}`). */
@@ -191,7 +193,10 @@ const Input = key(v.strictObject({
     url: key(text(), 'The spreadsheet URL (gsUrl).', { whenMissing: '{where} is missing "url"; add the spreadsheet URL.' }),
     sheet: key(text(), 'The sheet within the spreadsheet (gsSheetName).', { whenMissing: '{where} is missing "sheet"; add the sheet name.' }),
   }), 'A Google Sheets link and the sheet to read.', { whenEmpty: '{where} is empty; give it "url" and "sheet".' }),
-  rows: optional(v.array(named(v.pipe(v.unknown(), v.metadata({ kind: 'cell' })), { mappingOf: 'column: value' })), 'Inline rows (column: value mappings), sent as jsonData.', { listOf: 'rows (column: value mappings)' }),
+  rows: optional(v.pipe(v.array(named(v.pipe(v.unknown(), v.metadata({ kind: 'cell' })), { mappingOf: 'column: value' })), v.nonEmpty()), 'Inline rows (column: value mappings), sent as jsonData.', {
+    listOf: 'rows (column: value mappings)',
+    whenEmptyList: '{where} is an empty list, so the job would have no data; add at least one row, such as [{id: 1, name: Ann}].',
+  }),
   rowsFile: optional(text({ path: true }), 'A JSON array of row objects, sent as jsonData; relative to the job file\'s folder.'),
 }), `Where the data comes from: exactly ${INPUT_WAYS}.`, {
   rule: 'input',

@@ -410,7 +410,7 @@ class Walker {
 
   private list(core: AnySchema, meta: FormatMeta, node: unknown, where: string, keyNode: unknown): Walked {
     if (!isSeq(node)) return this.error(node ?? keyNode, `${where} must be a list of ${meta.listOf ?? 'names, such as [a, b]'}; got ${this.describe(node)}.`);
-    if (action(core, 'non_empty') && node.items.length === 0) return this.error(node, `${where} is an empty list; list at least one name.`);
+    if (action(core, 'non_empty') && node.items.length === 0) return this.error(node, fill(meta.whenEmptyList ?? '{where} is an empty list; list at least one name.', { where }));
     const out: unknown[] = [];
     let ok = true;
     node.items.forEach((item, i) => {

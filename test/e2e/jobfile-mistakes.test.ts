@@ -216,3 +216,10 @@ describe('YAML merge keys', () => {
     expect((await cli(['validate', 'quoted.yaml'])).exitCode).toBe(0);
   });
 });
+
+describe('an input with no data', () => {
+  it('refuses inline rows written as an empty list at the list, as a rowsFile holding [] is', async () => {
+    await write('version: 1\ninput:\n  rows: []\n');
+    await expectRefused('job.yaml', 'job.yaml:3:9: input.rows is an empty list, so the job would have no data; add at least one row, such as [{id: 1, name: Ann}].');
+  });
+});
