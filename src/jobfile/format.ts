@@ -51,7 +51,7 @@ export interface FormatMeta {
   /** Keep this mapping as a `Map` (its order is the order rules apply in). */
   ordered?: boolean;
   /** The rule of the format that applies once the shape is read (validate.ts). */
-  rule?: 'input' | 'config' | 'combining' | 'units' | 'impute' | 'pivot' | 'schema';
+  rule?: 'job' | 'input' | 'config' | 'combining' | 'units' | 'impute' | 'pivot' | 'schema';
   /** JSON Schema keywords the shape alone does not give (exactly one input). */
   jsonSchema?: Record<string, unknown>;
 }
@@ -235,7 +235,7 @@ export const JobFileDeclaration = key(v.strictObject({
   }), 'The review gate.'),
   schema: optional(SchemaDeclaration, 'What the pipeline expects; used by dry runs and `import serve`.'),
   localScripts: optional(named(text({ path: true })), 'Script id -> local ES module, for dry runs and `import serve`.'),
-}), 'An import job: where the data comes from, which pipeline receives it, and the configuration to apply (jobfile.md, version 1).');
+}), 'An import job: where the data comes from, which pipeline receives it, and the configuration to apply (jobfile.md, version 1).', { rule: 'job' });
 
 /** The keys of the `config` block, in the order jobfile.md lists them (and `review --save` writes them). */
 export const CONFIG_KEYS = Object.keys(Config.entries) as (keyof typeof Config.entries)[];

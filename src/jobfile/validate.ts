@@ -528,6 +528,14 @@ class Walker {
   // ---- the rules between keys ----
 
   private readonly rules: Record<NonNullable<FormatMeta['rule']>, (c: RuleContext) => Walked> = {
+    job: ({ out, members }) => {
+      // A Google Sheets input names its sheet (gsSheetName); the service has no sheet selection for it.
+      const sheet = this.memberOf(members.get('config'), 'sheet');
+      if ((out.input as { googleSheet?: unknown } | undefined)?.googleSheet !== undefined && sheet) {
+        this.error(sheet.key, 'config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet (or set the sheet there).');
+      }
+      return out;
+    },
     input: ({ out, members, keyNode }) => {
       const ways = 'one of file, googleSheet, rows or rowsFile';
       const given = [...members.values()].filter((m) => !isNullNode(this.deref(m.value)));
@@ -701,6 +709,12 @@ class Walker {
       out.push({ key, keyNode: pair.key, value: pair.value });
     }
     return out;
+  }
+
+  /** The pair of `key` inside a mapping member, when the member is a mapping that has it. */
+  private memberOf(member: Member | undefined, key: string): { key: unknown; value: unknown } | undefined {
+    const node = member && this.deref(member.value);
+    return isMap(node) ? node.items.find((pair) => keyText(this.deref(pair.key)) === key) : undefined;
   }
 
   /** The keys of a mapping member with their key nodes (for messages about entries). */
