@@ -223,3 +223,10 @@ describe('an input with no data', () => {
     await expectRefused('job.yaml', 'job.yaml:3:9: input.rows is an empty list, so the job would have no data; add at least one row, such as [{id: 1, name: Ann}].');
   });
 });
+
+describe('a combining order', () => {
+  it('refuses a column of the input that config.mapping does not map to the field, at the column, as the engine would stop on the order', async () => {
+    await write(job(`${COMBINED}    full_name: {separator: " ", order: [First, Last, Country]}\n`));
+    await expectRefused('job.yaml', 'job.yaml:9:54: column "Country" in config.combining.full_name.order is not mapped to "full_name" in config.mapping, so it is not one of the columns combined into it (the run would stop on the order); add "Country: full_name" under config.mapping, or remove it from the order.');
+  });
+});
