@@ -42,6 +42,8 @@ export interface FormatMeta {
   entryWhere?: string;
   /** Text that may be empty (a separator, a replacement). */
   allowEmpty?: boolean;
+  /** Text inserted into values (a separator, a replacement): `\t` or `\1` outside double quotes stay as written, and are refused. */
+  inserted?: 'separator' | 'replacement';
   /** Text that is a path, resolved against the job file's folder. */
   path?: boolean;
   /** Text that is a unit (a UTC delta or a unit the engine converts). */
@@ -119,7 +121,7 @@ export const SchemaDeclaration = key(v.strictObject({
 /** A combining method for one field. */
 const Combining = key(v.strictObject({
   method: setting(oneOf(COMBINING_METHODS, 'combining method'), 'stringAppend (default: values as text, joined with the separator) or json (one JSON object per row).'),
-  separator: setting(text({ allowEmpty: true }), 'The stringAppend separator (default: the empty string).'),
+  separator: setting(text({ allowEmpty: true, inserted: 'separator' }), 'The stringAppend separator (default: the empty string).'),
   order: setting(names(), 'Input columns in the order they are combined (default: input column order).'),
 }), 'How the columns mapped to this field are combined; every member optional.', { rule: 'combining' });
 
@@ -157,7 +159,7 @@ const Pivot = key(v.strictObject({
 }), 'A pivot from long to wide format.', { rule: 'pivot' });
 
 const Text = key(v.strictObject({
-  regexReplacement: optional(named(named(text({ allowEmpty: true }), {
+  regexReplacement: optional(named(named(text({ allowEmpty: true, inserted: 'replacement' }), {
     regexKeys: true,
     ordered: true,
     mappingOf: 'regular expression: replacement',

@@ -12,7 +12,7 @@ import { isAlias, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import type { PipelineSchema, RowDroppingRule } from '../contract/index.js';
 import { exactNumber, orderedObject } from '../contract/json.js';
 import { parseSheetsLink, sheetsBaseUrl } from '../engine/read/sheets-link.js';
-import { regexProblem } from '../engine/regex.js';
+import { regexProblem, replacementProblem } from '../engine/regex.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
 import { invalidReferenceFix, invalidReferences, referenceOffsets, substituteEnv } from './env.js';
 import { JobFileDeclaration, SchemaDeclaration, type FormatMeta } from './format.js';
@@ -401,6 +401,13 @@ class Walker {
       } else if (result === INVALID) {
         ok = false;
       } else if (result !== ABSENT) {
+        // A replacement's references must name groups the pattern has (the engine would insert them as written).
+        const problem = meta.regexKeys && typeof result === 'string' ? replacementProblem(m.key, result) : undefined;
+        if (problem) {
+          this.error(this.deref(m.value), `${at} ${problem}.`);
+          ok = false;
+          continue;
+        }
         pairs.push([m.key, result]);
       }
     }
@@ -465,6 +472,10 @@ class Walker {
       return this.error(node, `${where} must be text; got ${this.describe(node)}, so quote it if you mean the text "${this.source(node)}".`);
     } else {
       return this.error(node, `${where} must be text; got ${this.describe(node)}.`);
+    }
+    if (meta.inserted && node.type !== Scalar.QUOTE_DOUBLE) {
+      const why = literalEscape(text, meta.inserted);
+      if (why) return this.error(node, `${where} ${why}.`);
     }
     if (meta.path) return isAbsolute(text) ? text : resolve(this.baseDir, text);
     if (meta.unit) return this.unit(node, text, where);
@@ -784,6 +795,25 @@ interface RuleContext {
 }
 
 // ---- helpers ----
+
+/**
+ * Why text written outside double quotes holds an escape that stays as written, or undefined: YAML
+ * reads `\t` as a tab only in double quotes, so `separator: '\t'` joins values with a backslash
+ * and a "t"; and a replacement inserts `\1` as written (ECMAScript refers to a group as `$1`).
+ * A backslash meant as such is written in double quotes (`"\\t"`), which this does not look at.
+ */
+function literalEscape(text: string, inserted: 'separator' | 'replacement'): string | undefined {
+  const escape = /\\([tnr])/.exec(text);
+  if (escape) {
+    const name = { t: 'a tab', n: 'a line break', r: 'a carriage return' }[escape[1] as 't' | 'n' | 'r'];
+    return `holds "${escape[0]}" as two characters, a backslash and "${escape[1]}", since YAML reads escapes only in double quotes; write "${escape[0]}" in double quotes for ${name}, or "\\${escape[0]}" for the two characters`;
+  }
+  const group = inserted === 'replacement' ? /\\([1-9])/.exec(text) : null;
+  if (group) {
+    return `holds "${group[0]}", which is inserted as written, since a replacement refers to a group as $${group[1]}; write $${group[1]}, or "\\${group[0]}" in double quotes for the two characters`;
+  }
+  return undefined;
+}
 
 function rangeStart(node: unknown): number | undefined {
   return (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];

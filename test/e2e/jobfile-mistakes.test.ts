@@ -230,3 +230,32 @@ describe('a combining order', () => {
     await expectRefused('job.yaml', 'job.yaml:9:54: column "Country" in config.combining.full_name.order is not mapped to "full_name" in config.mapping, so it is not one of the columns combined into it (the run would stop on the order); add "Country: full_name" under config.mapping, or remove it from the order.');
   });
 });
+
+describe('text the engine would insert as written', () => {
+  it('refuses a replacement referring to a group the pattern does not have ($2 with one group, $0, $<name>), which would land in the output', async () => {
+    await write(job('  text:\n    regexReplacement:\n      phone:\n        "[(]([0-9]+)[)]": "$2-"\n        "[0-9]+": "<$0>"\n        "(?<area>[0-9]{3})": "$<code>"\n        "x": "$1"\n', SCHEMA));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:9:27: replacement for "[(]([0-9]+)[)]" in config.text.regexReplacement.phone refers to group 2 with $2, but the pattern has one group, so $2 would be inserted as written; refer to a group the pattern has, or write $$2 for the text "$2".');
+    expect(r.stderr).toContain('job.yaml:10:19: replacement for "[0-9]+" in config.text.regexReplacement.phone holds $0, which ECMAScript inserts as written (it has no group 0); write $& for the whole match, or $$0 for the text "$0".');
+    expect(r.stderr).toContain('job.yaml:11:30: replacement for "(?<area>[0-9]{3})" in config.text.regexReplacement.phone refers to the group "code" with $<code>, but the pattern\'s named groups are area, so it would insert nothing; use one of those names.');
+    expect(r.stderr).toContain('job.yaml:12:14: replacement for "x" in config.text.regexReplacement.phone refers to group 1 with $1, but the pattern has no groups');
+    expect(r.exitCode).toBe(2);
+    // $$ is a literal $, and $10 with one group is $1 then "0", as in ECMAScript.
+    await write(job('  mapping: {Customer ID: id, Tel: phone}\n  text:\n    regexReplacement:\n      phone:\n        "^[(]([0-9]+)[)] ": "$$$10-"\n', SCHEMA), 'ok.yaml');
+    expect((await cli(['validate', 'ok.yaml'])).exitCode).toBe(0);
+    const d = await cli(['dry-run', 'ok.yaml']);
+    expect(d.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'ok.out.csv'), 'utf8')).toContain(',$5550-123-4567\n');
+  });
+
+  it('refuses \\t in a separator and \\1 in a replacement written outside double quotes, which YAML keeps as a backslash and a letter', async () => {
+    await write(job(`${COMBINED}    full_name: {separator: '\\t'}\n  text:\n    regexReplacement:\n      phone: {'[(]([0-9]+)[)]': '\\1-'}\n`));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:9:28: config.combining.full_name.separator holds "\\t" as two characters, a backslash and "t", since YAML reads escapes only in double quotes; write "\\t" in double quotes for a tab, or "\\\\t" for the two characters.');
+    expect(r.stderr).toContain('job.yaml:12:33: replacement for "[(]([0-9]+)[)]" in config.text.regexReplacement.phone holds "\\1", which is inserted as written, since a replacement refers to a group as $1; write $1, or "\\\\1" in double quotes for the two characters.');
+    expect(r.exitCode).toBe(2);
+    await write(job(`${COMBINED}    full_name: {separator: "\\t"}\n`), 'tab.yaml');
+    expect((await cli(['dry-run', 'tab.yaml'])).exitCode).toBe(0);
+    expect(await readFile(join(dir, 'tab.out.csv'), 'utf8')).toContain(',mary-jane\to\'NEIL,');
+  });
+});
