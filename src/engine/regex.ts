@@ -85,6 +85,12 @@ export function regexProblem(pattern: string): string | undefined {
   } catch (e) {
     return `does not compile (${(e as Error).message.replace(/^Invalid regular expression: /, '')}); fix or escape it`;
   }
+  // Without the u flag `\p{L}` compiles, as the text "p{L}": a Unicode property that matches nothing it names.
+  const property = /(?<!\\)(?:\\\\)*\\([pP])\{([^}]*)\}/.exec(pattern);
+  if (property) {
+    const escape = `\\${property[1]}{${property[2]}}`;
+    return `uses ${escape}, a Unicode property, which text rules do not read: they run without the u flag, where ${escape} is the text "${escape.slice(1)}"; spell the characters out in a class instead, such as [A-Za-zÀ-ÖØ-öø-ÿ]`;
+  }
   return runsInLinearTime(pattern) ? undefined : NOT_LINEAR;
 }
 

@@ -386,8 +386,9 @@ class Walker {
       if (meta.regexKeys) {
         // The engine's own check (regex.ts): an ECMAScript expression that runs in linear time.
         const problem = regexProblem(m.key);
-        if (problem) {
-          this.error(m.keyNode, `pattern "${m.key}" in ${where} ${problem}.`);
+        const written = problem ? undefined : this.patternAsWritten(m.keyNode, m.key, where);
+        if (problem || written) {
+          this.error(m.keyNode, written ?? `pattern "${m.key}" in ${where} ${problem}.`);
           ok = false;
           continue;
         }
@@ -722,6 +723,35 @@ class Walker {
     return out;
   }
 
+  /**
+   * Why a pattern, as the job file writes it, is not the expression it looks like, or undefined; a
+   * pattern written between slashes that may be meant as text gets a warning instead. In double
+   * quotes YAML reads `\b` as a backspace (not a word boundary) and `\e`, `\a`, `\N`, `\_`, `\L`, `\P`
+   * as characters; a JavaScript literal's slashes and flags (`/[^0-9]/g`) would be matched as text.
+   */
+  private patternAsWritten(keyNode: unknown, pattern: string, where: string): string | undefined {
+    const node = this.deref(keyNode);
+    if (isScalar(node) && node.type === Scalar.QUOTE_DOUBLE) {
+      const source = this.source(node);
+      for (let i = 1; i < source.length - 1; i++) {
+        if (source[i] !== '\\') continue;
+        const letter = source[++i];
+        const read = YAML_ESCAPES_UNLIKE_REGEX[letter];
+        if (read) {
+          return `pattern ${source} in ${where} is written in double quotes, where YAML reads "\\${letter}" as ${read}; write the pattern in single quotes (${singleQuoted(source.slice(1, -1))}) so the expression gets "\\${letter}".`;
+        }
+      }
+    }
+    const literal = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
+    if (literal && /^[dgimsuyv]+$/.test(literal[2])) {
+      return `pattern "${pattern}" in ${where} is written as a JavaScript regex literal, whose slashes and flags would be matched as text; write the expression alone, "${literal[1]}" (every rule replaces all matches, and there are no flags).`;
+    }
+    if (literal && literal[2] === '') {
+      this.warnAt(rangeStart(keyNode) ?? 0, `pattern "${pattern}" in ${where} starts and ends with "/", which are matched as text (the expression is written without slashes); remove them unless the values hold them.`);
+    }
+    return undefined;
+  }
+
   /** The pair of `key` inside a mapping member, when the member is a mapping that has it. */
   private memberOf(member: Member | undefined, key: string): { key: unknown; value: unknown } | undefined {
     const node = member && this.deref(member.value);
@@ -795,6 +825,22 @@ interface RuleContext {
 }
 
 // ---- helpers ----
+
+/** The inner source of a double-quoted pattern written in single quotes: the same expression, backslashes kept. */
+function singleQuoted(inner: string): string {
+  return `'${inner.replace(/\\(["\\/])/g, '$1').replace(/'/g, "''")}'`;
+}
+
+/** YAML double-quoted escapes that read as a character where a regular expression means something else. */
+const YAML_ESCAPES_UNLIKE_REGEX: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
+  b: 'a backspace character (U+0008), not a word boundary',
+  a: 'the bell character (U+0007)',
+  e: 'the escape character (U+001B)',
+  N: 'a next-line character (U+0085)',
+  _: 'a no-break space (U+00A0)',
+  L: 'a line separator (U+2028)',
+  P: 'a paragraph separator (U+2029), not a Unicode property',
+});
 
 /**
  * Why text written outside double quotes holds an escape that stays as written, or undefined: YAML

@@ -259,3 +259,23 @@ describe('text the engine would insert as written', () => {
     expect(await readFile(join(dir, 'tab.out.csv'), 'utf8')).toContain(',mary-jane\to\'NEIL,');
   });
 });
+
+describe('a pattern that is not the expression it looks like', () => {
+  it('refuses \\b in double quotes (a backspace to YAML), \\p{L} (text without the u flag) and a /regex/g literal, each at its pattern', async () => {
+    await write(job('  text:\n    regexReplacement:\n      full_name: {"\\\\\\\\\\bo\'": "O"}\n      email: {\'\\p{L}+\': x}\n      phone: {"/[^0-9]/g": ""}\n', SCHEMA));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:8:19: pattern "\\\\\\\\\\bo\'" in config.text.regexReplacement.full_name is written in double quotes, where YAML reads "\\b" as a backspace character (U+0008), not a word boundary; write the pattern in single quotes (\'\\\\\\bo\'\'\') so the expression gets "\\b".');
+    expect(r.stderr).toContain('job.yaml:9:15: pattern "\\p{L}+" in config.text.regexReplacement.email uses \\p{L}, a Unicode property, which text rules do not read: they run without the u flag, where \\p{L} is the text "p{L}"; spell the characters out in a class instead, such as [A-Za-zÀ-ÖØ-öø-ÿ].');
+    expect(r.stderr).toContain('job.yaml:10:15: pattern "/[^0-9]/g" in config.text.regexReplacement.phone is written as a JavaScript regex literal, whose slashes and flags would be matched as text; write the expression alone, "[^0-9]" (every rule replaces all matches, and there are no flags).');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('takes \\b in single quotes as a word boundary, and warns about a pattern between slashes without flags', async () => {
+    await write(job('  mapping: {Customer ID: id, Last: full_name}\n  text:\n    regexReplacement:\n      full_name: {\'\\bo\'\'\': "O\'", "/x/": ""}\n', SCHEMA));
+    const v = await cli(['validate', 'job.yaml']);
+    expect(v.stderr).toContain('warning: job.yaml:9:34: pattern "/x/" in config.text.regexReplacement.full_name starts and ends with "/", which are matched as text (the expression is written without slashes); remove them unless the values hold them.');
+    expect(v.exitCode).toBe(0);
+    expect((await cli(['dry-run', 'job.yaml'])).exitCode).toBe(0);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toContain(",O'NEIL,");
+  });
+});
