@@ -79,6 +79,9 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
     } else {
       try {
         const header = await readHeader(job);
+        // The seed keys the start webhook's columnFieldMapping by the input's name: the data source of
+        // a job started from this input (a reused job's source is the service's to say).
+        if (!opts.missingOk) facts.sources = { names: [header.name], from: 'the input' };
         if (header.sheets) facts.sheets = { names: header.sheets, from: header.name };
         else if (job.config.sheet !== undefined) {
           at(['config', 'sheet'], `config.sheet selects the sheet "${job.config.sheet}", but ${header.name} is not a workbook and has no sheets; remove config.sheet.`);

@@ -279,3 +279,12 @@ describe('a pattern that is not the expression it looks like', () => {
     expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toContain(",O'NEIL,");
   });
 });
+
+describe('a mapping keyed by its data source', () => {
+  it('refuses in validate a source name that is not the input\'s, as the dry run does', async () => {
+    await write('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  mapping:\n    customers-nov.csv: {Customer ID: id}\n');
+    await expectRefused('job.yaml', 'job.yaml:4:3: config.mapping is keyed by the data source "customers-nov.csv", but the source of the input is "customers.csv"; rename the key to "customers.csv", or write the columns flat (column: field), which apply to the job\'s one source whatever its name.');
+    await write('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  mapping:\n    customers.csv: {Customer ID: id}\n', 'right.yaml');
+    expect((await cli(['validate', 'right.yaml'])).exitCode).toBe(0);
+  });
+});
