@@ -651,6 +651,18 @@ class Walker {
             this.error(keyNodeOf, `${prefix}${name} names "${field}", which is not in expectedFields or optionalFields; ${hint ? `did you mean "${hint}"?` : 'add it there or fix the name.'}`);
           }
         }
+        // A preset rule on a field the pipeline does not have would stop the dry run (the output has no such field).
+        const rules = this.deref(members.get('rowDropping')?.value);
+        (isSeq(rules) ? rules.items : []).forEach((rule, i) => {
+          const fields = this.deref(this.memberOf({ key: 'rule', keyNode: rule, value: rule }, 'fields')?.value);
+          (isSeq(fields) ? fields.items : []).forEach((item) => {
+            const node = this.deref(item);
+            const field = isScalar(node) ? keyText(node) : undefined;
+            if (field === undefined || expected.has(field)) return;
+            const hint = suggestKey(field, schema.expectedFields);
+            this.error(item, `${prefix}rowDropping[${i}].fields names "${field}", which is not in expectedFields or optionalFields; ${hint ? `did you mean "${hint}"?` : 'add it there or fix the name.'}`);
+          });
+        });
       }
       return schema;
     },

@@ -288,3 +288,10 @@ describe('a mapping keyed by its data source', () => {
     expect((await cli(['validate', 'right.yaml'])).exitCode).toBe(0);
   });
 });
+
+describe('a schema block naming a field it does not list', () => {
+  it('refuses a preset row dropping rule on a field not in expectedFields, at the field, as the dry run would stop on it', async () => {
+    await write(job('  mapping: {Customer ID: id}\n', `${SCHEMA}  rowDropping:\n    - {method: missingValues, fields: [id, e-mail]}\n`));
+    await expectRefused('job.yaml', 'job.yaml:13:44: schema.rowDropping[0].fields names "e-mail", which is not in expectedFields or optionalFields; did you mean "email"?');
+  });
+});
