@@ -546,6 +546,17 @@ class Walker {
       if ((out.input as { googleSheet?: unknown } | undefined)?.googleSheet !== undefined && sheet) {
         this.error(sheet.key, 'config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet (or set the sheet there).');
       }
+      // A script id spelt unlike its local module: the dry run would skip it (the service may know the id).
+      const local = Object.keys((out.localScripts ?? {}) as Record<string, string>);
+      const ids = this.deref(this.memberOf(members.get('scripts'), 'preColumnMapping')?.value);
+      if (local.length > 0 && isSeq(ids)) {
+        for (const item of ids.items) {
+          const node = this.deref(item);
+          const id = isScalar(node) ? keyText(node) : undefined;
+          const hint = id === undefined || local.includes(id) ? undefined : suggestKey(id, local);
+          if (hint) this.warnAt(rangeStart(item) ?? 0, `script "${id}" in scripts.preColumnMapping has no module under localScripts, so a dry run skips it; did you mean "${hint}"?`);
+        }
+      }
       return out;
     },
     input: ({ out, members, keyNode }) => {

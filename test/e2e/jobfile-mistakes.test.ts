@@ -295,3 +295,14 @@ describe('a schema block naming a field it does not list', () => {
     await expectRefused('job.yaml', 'job.yaml:13:44: schema.rowDropping[0].fields names "e-mail", which is not in expectedFields or optionalFields; did you mean "email"?');
   });
 });
+
+describe('script ids', () => {
+  it('warns at a preColumnMapping id spelt unlike its local module, which a dry run would skip, and is quiet about a service script', async () => {
+    await writeFile(join(dir, 'n.mjs'), 'export default (table) => table;\n');
+    await write('version: 1\ninput: {file: ./customers.csv}\nscripts:\n  preColumnMapping: [normalise-headers, service-side]\nlocalScripts:\n  normalize-headers: ./n.mjs\n');
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('warning: job.yaml:4:22: script "normalise-headers" in scripts.preColumnMapping has no module under localScripts, so a dry run skips it; did you mean "normalize-headers"?');
+    expect(r.stderr).not.toContain('service-side');
+    expect(r.exitCode).toBe(0);
+  });
+});
