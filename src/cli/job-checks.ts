@@ -63,7 +63,12 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
     if (path === undefined) continue;
     const why = await unreadable(path);
     if (why && !(opts.missingOk && why === 'does not exist')) {
-      at(['input', key], `input.${key} ${relative(dirname(job.path), path) || path} ${why} (paths are relative to the job file's folder); fix the path.`);
+      const written = relative(dirname(job.path), path) || path;
+      // A shell would have expanded these; a job file's path is taken as written.
+      const fix = why !== 'does not exist' ? 'fix the path'
+        : /^~(\/|$)/.test(written) ? 'a "~" is not expanded here: write the path relative to the job file\'s folder, or start it with ${HOME}/ instead'
+        : /[*?[]/.test(written) ? 'wildcards are not expanded here: name one file' : 'fix the path';
+      at(['input', key], `input.${key} ${written} ${why} (paths are relative to the job file's folder); ${fix}.`);
     }
   }
   for (const [id, path] of Object.entries(job.localScripts)) {

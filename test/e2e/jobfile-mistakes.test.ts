@@ -306,3 +306,12 @@ describe('script ids', () => {
     expect(r.exitCode).toBe(0);
   });
 });
+
+describe('an input path a shell would have expanded', () => {
+  it('says that ~ and wildcards are taken as written, with the fix', async () => {
+    await write('version: 1\ninput:\n  file: ~/customers.csv\n');
+    await expectRefused('job.yaml', 'job.yaml:3:3: input.file ~/customers.csv does not exist (paths are relative to the job file\'s folder); a "~" is not expanded here: write the path relative to the job file\'s folder, or start it with ${HOME}/ instead.');
+    await write('version: 1\ninput:\n  file: ./customers-*.csv\n', 'glob.yaml');
+    await expectRefused('glob.yaml', 'glob.yaml:3:3: input.file customers-*.csv does not exist (paths are relative to the job file\'s folder); wildcards are not expanded here: name one file.');
+  });
+});
