@@ -309,7 +309,9 @@ class Walker {
     switch (meta.kind) {
       case 'text': return this.text(node, where, meta);
       // A single value (a fill value) is a data value: read as the inline rows' values are, so `0800123456` stays as written.
-      case 'scalar': return isScalar(node) && node.value !== null ? this.dataScalar(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
+      case 'scalar':
+        if (isScalar(node) && curlyQuoted(node)) return this.error(node, curlyQuotedMessage(where, node.value as string));
+        return isScalar(node) && node.value !== null ? this.dataScalar(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
       case 'cell': return this.plain(node);
     }
     switch (core.type) {
@@ -465,6 +467,7 @@ class Walker {
     }
     let text: string;
     if (typeof node.value === 'string') {
+      if (curlyQuoted(node)) return this.error(node, curlyQuotedMessage(where, node.value));
       text = this.substitute(node, node.value);
       if (text === '' && !meta.allowEmpty) return this.error(node, `${where} is empty; give it a value or remove it.`);
     } else if (typeof node.value === 'number' && node.type === Scalar.PLAIN && node.range) {
@@ -731,6 +734,10 @@ class Walker {
         this.error(pair.key, `keys in ${where} must be plain names; got ${this.describe(keyNode)}.`);
         continue;
       }
+      if (isScalar(keyNode) && curlyQuoted(keyNode)) {
+        this.error(pair.key, curlyQuotedMessage(`the key in ${where}`, key));
+        continue;
+      }
       // YAML 1.2 has no merge keys: `<<: *defaults` would be a key named "<<" (a column of inline rows).
       if (key === '<<' && isScalar(keyNode) && keyNode.type === Scalar.PLAIN) {
         this.error(pair.key, `"<<" in ${where} is a YAML merge key, which job files do not read (they are YAML 1.2, where it is an ordinary key named "<<"); write the keys out, or quote it ("<<") if it is a name.`);
@@ -852,6 +859,20 @@ interface RuleContext {
 /** The inner source of a double-quoted pattern written in single quotes: the same expression, backslashes kept. */
 function singleQuoted(inner: string): string {
   return `'${inner.replace(/\\(["\\/])/g, '$1').replace(/'/g, "''")}'`;
+}
+
+/**
+ * Whether a plain scalar is wrapped in typographic quotes (“pl_customers”, ‘US’), as text pasted
+ * from a document or a chat is: YAML keeps them as part of the value, so a pipeline id or a fill
+ * value would be sent with them. Written inside straight quotes they are meant, and kept.
+ */
+function curlyQuoted(node: Scalar): boolean {
+  return node.type === Scalar.PLAIN && typeof node.value === 'string' && /^[\u201C\u2018\u201E\u201A].*[\u201D\u2019\u201C\u2018]$/s.test(node.value);
+}
+
+function curlyQuotedMessage(where: string, value: string): string {
+  const inner = value.slice(1, -1);
+  return `${where} is wrapped in typographic quotes (${value}), which YAML keeps as part of the text; write straight quotes ("${inner}") or none (typographic quotes inside straight ones are kept, if meant).`;
 }
 
 /** YAML double-quoted escapes that read as a character where a regular expression means something else. */

@@ -315,3 +315,16 @@ describe('an input path a shell would have expanded', () => {
     await expectRefused('glob.yaml', 'glob.yaml:3:3: input.file customers-*.csv does not exist (paths are relative to the job file\'s folder); wildcards are not expanded here: name one file.');
   });
 });
+
+describe('typographic quotes', () => {
+  it('refuses a value or key wrapped in “ ” or ‘ ’, which YAML keeps as text, and keeps them inside straight quotes', async () => {
+    await write('version: 1\npipeline: “pl_customers”\ninput: {file: ./customers.csv}\nconfig:\n  mapping:\n    “Customer ID”: id\n  impute:\n    Country: {method: fill, value: ‘US’}\n');
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:2:11: pipeline is wrapped in typographic quotes (“pl_customers”), which YAML keeps as part of the text; write straight quotes ("pl_customers") or none (typographic quotes inside straight ones are kept, if meant).');
+    expect(r.stderr).toContain('job.yaml:6:5: the key in config.mapping is wrapped in typographic quotes (“Customer ID”)');
+    expect(r.stderr).toContain('job.yaml:8:36: config.impute.Country.value is wrapped in typographic quotes (‘US’)');
+    expect(r.exitCode).toBe(2);
+    await write('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  impute:\n    Country: {method: fill, value: "‘US’"}\n', 'meant.yaml');
+    expect((await cli(['validate', 'meant.yaml'])).exitCode).toBe(0);
+  });
+});
