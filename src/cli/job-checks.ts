@@ -63,7 +63,12 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
     if (path === undefined) continue;
     const why = await unreadable(path);
     if (why && !(opts.missingOk && why === 'does not exist')) {
-      at(['input', key], `input.${key} ${relative(dirname(job.path), path) || path} ${why} (paths are relative to the job file's folder); fix the path.`);
+      const written = relative(dirname(job.path), path) || path;
+      // A shell would have expanded these; a job file's path is taken as written.
+      const fix = why !== 'does not exist' ? 'fix the path'
+        : /^~(\/|$)/.test(written) ? 'a "~" is not expanded here: write the path relative to the job file\'s folder, or start it with ${HOME}/ instead'
+        : /[*?[]/.test(written) ? 'wildcards are not expanded here: name one file' : 'fix the path';
+      at(['input', key], `input.${key} ${written} ${why} (paths are relative to the job file's folder); ${fix}.`);
     }
   }
   for (const [id, path] of Object.entries(job.localScripts)) {
@@ -79,6 +84,9 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
     } else {
       try {
         const header = await readHeader(job);
+        // The seed keys the start webhook's columnFieldMapping by the input's name: the data source of
+        // a job started from this input (a reused job's source is the service's to say).
+        if (!opts.missingOk) facts.sources = { names: [header.name], from: 'the input' };
         if (header.sheets) facts.sheets = { names: header.sheets, from: header.name };
         else if (job.config.sheet !== undefined) {
           at(['config', 'sheet'], `config.sheet selects the sheet "${job.config.sheet}", but ${header.name} is not a workbook and has no sheets; remove config.sheet.`);

@@ -26,11 +26,8 @@ export async function openJobInput(job: JobFile, deps?: JobInputDeps): Promise<I
     const source = await openInput({ file: input.rowsFile });
     return { ...source, name: 'jsonData', sheets: source.sheets.bind(source), open: source.open.bind(source) };
   }
+  // config.sheet beside a Google Sheets link is refused when the job file is loaded (validate.ts).
   if (input.googleSheet) {
-    if (job.config.sheet !== undefined) {
-      // The service would refuse the sheet update too: a link's input has no sheet selection.
-      throw new UsageError(`${job.path}: config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet.`);
-    }
     return openGoogleSheet(input.googleSheet.url, input.googleSheet.sheet, deps);
   }
   throw new UsageError(`${job.path}: input names no data; add one of file, googleSheet, rows or rowsFile.`);

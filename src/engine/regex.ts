@@ -85,7 +85,50 @@ export function regexProblem(pattern: string): string | undefined {
   } catch (e) {
     return `does not compile (${(e as Error).message.replace(/^Invalid regular expression: /, '')}); fix or escape it`;
   }
+  // Without the u flag `\p{L}` compiles, as the text "p{L}": a Unicode property that matches nothing it names.
+  const property = /(?<!\\)(?:\\\\)*\\([pP])\{([^}]*)\}/.exec(pattern);
+  if (property) {
+    const escape = `\\${property[1]}{${property[2]}}`;
+    return `uses ${escape}, a Unicode property, which text rules do not read: they run without the u flag, where ${escape} is the text "${escape.slice(1)}"; spell the characters out in a class instead, such as [A-Za-zÀ-ÖØ-öø-ÿ]`;
+  }
   return runsInLinearTime(pattern) ? undefined : NOT_LINEAR;
+}
+
+/**
+ * Why a replacement's `$` references do not do what they look like with `pattern` (which compiles),
+ * as the end of a sentence naming the replacement; undefined when they do. In ECMAScript a
+ * reference to a group the pattern does not have is inserted as written (`$2` with one group, `$0`,
+ * `$<name>` with no named groups) or as nothing (`$<name>` with other named groups), so the output
+ * would hold the reference or lose text without a word. `$$` is a literal `$`.
+ */
+export function replacementProblem(pattern: string, replacement: string): string | undefined {
+  if (!replacement.includes('$')) return undefined;
+  const match = new RegExp(`${pattern}|`).exec('')!;
+  const groups = match.length - 1;
+  const names = Object.keys(match.groups ?? {});
+  const counted = `the pattern has ${groups === 0 ? 'no groups' : groups === 1 ? 'one group' : `${groups} groups`}`;
+  for (let i = 0; i < replacement.length; i++) {
+    if (replacement[i] !== '$') continue;
+    const next = replacement[i + 1];
+    if (next === '$' || next === '&' || next === '`' || next === "'") { i++; continue; }
+    if (next !== undefined && next >= '0' && next <= '9') {
+      const two = /^\d\d/.test(replacement.slice(i + 1)) ? Number(replacement.slice(i + 1, i + 3)) : undefined;
+      if (two !== undefined && two >= 1 && two <= groups) { i += 2; continue; }
+      const one = Number(next);
+      if (one === 0 && two === undefined) return 'holds $0, which ECMAScript inserts as written (it has no group 0); write $& for the whole match, or $$0 for the text "$0"';
+      if (one >= 1 && one <= groups) { i++; continue; }
+      const ref = two !== undefined && one === 0 ? replacement.slice(i, i + 3) : `$${next}`;
+      return `refers to group ${ref.slice(1)} with ${ref}, but ${counted}, so ${ref} would be inserted as written; refer to a group the pattern has, or write $${ref} for the text "${ref}"`;
+    }
+    const named = next === '<' ? /^\$<([^>]*)>/.exec(replacement.slice(i)) : null;
+    if (named) {
+      const [ref, name] = named;
+      if (names.length === 0) return `refers to the group "${name}" with ${ref}, but the pattern has no named groups, so ${ref} would be inserted as written; name the group in the pattern ((?<${name}>...)), or write $${ref} for the text "${ref}"`;
+      if (!names.includes(name)) return `refers to the group "${name}" with ${ref}, but the pattern's named groups are ${names.join(', ')}, so it would insert nothing; use one of those names`;
+      i += ref.length - 1;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -219,17 +219,20 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     at(['config', 'pivot', role, twice.at], `column "${twice.column}" is named in ${where}, but a pivot column has one role (index, pivot or value); remove it from one of them.`);
   }
 
-  if (columns) {
-    for (const [name, c] of entriesInOrder(config.combining ?? {})) {
-      (c.order ?? []).forEach((column, j) => {
-        const path = ['config', 'combining', name, 'order', j];
-        if (!columns.has(column)) {
-          at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${nameList(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
-        } else if (config.mapping && Object.hasOwn(config.mapping, column) && config.mapping[column] !== name) {
-          at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping[column] === null ? 'nothing' : `"${config.mapping[column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
-        }
-      });
-    }
+  // Each column of a combining order must be one the job file maps to the field: the engine refuses
+  // an order naming another column, and a suggestion never decides which columns a field combines.
+  for (const [name, c] of entriesInOrder(config.combining ?? {})) {
+    (c.order ?? []).forEach((column, j) => {
+      const path = ['config', 'combining', name, 'order', j];
+      const isMapped = config.mapping !== undefined && Object.hasOwn(config.mapping, column);
+      if (columns && !columns.has(column)) {
+        at(path, `column "${column}" in config.combining.${name}.order is not in ${facts.columns!.from}, whose columns are ${nameList(facts.columns!.names)}; ${fix(column, facts.columns!.names, 'rename it to one of them or remove it', facts.columns!.from)}`);
+      } else if (isMapped && config.mapping![column] !== name) {
+        at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping![column] === null ? 'nothing' : `"${config.mapping![column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
+      } else if (!isMapped) {
+        at(path, `column "${column}" in config.combining.${name}.order is not mapped to "${name}" in config.mapping, so it is not one of the columns combined into it (the run would stop on the order); add "${yamlKey(column)}: ${name}" under config.mapping, or remove it from the order.`);
+      }
+    });
   }
   return problems.sort((a, b) => a.line - b.line || a.col - b.col);
 }

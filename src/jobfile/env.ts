@@ -28,6 +28,32 @@ export function substituteEnv(value: string, env: NodeJS.ProcessEnv): { value: s
   return { value: out, missing };
 }
 
+/** Matches what `${` starts: an escape, a reference, or anything else up to its `}` (or the line's end). */
+const DOLLAR_BRACE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\{[^}\n]*\}?/g;
+
+/**
+ * The `${` forms in `text` that are neither a `${NAME}` reference nor a `$${` escape, such as a
+ * shell default (`${PIPELINE:-pl_customers}`) or spaces (`${ TOKEN }`): substitution would leave
+ * them in the value as written, so a pipeline id or a URL would be sent with the braces in it.
+ */
+export function invalidReferences(text: string): { text: string; index: number }[] {
+  const found: { text: string; index: number }[] = [];
+  if (!text.includes('${')) return found;
+  for (const m of text.matchAll(DOLLAR_BRACE)) {
+    if (m[0] !== '$${' && m[1] === undefined) found.push({ text: m[0], index: m.index ?? 0 });
+  }
+  return found;
+}
+
+/** Why a `${...}` form is not a reference, and how to write it, as the end of a sentence. */
+export function invalidReferenceFix(form: string): string {
+  const shell = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=?+])/.exec(form);
+  if (shell) {
+    return `job files read only \${NAME}, with no shell forms such as "${shell[2]}" (a default), so it would be kept as written; set ${shell[1]} in the environment and write \${${shell[1]}}, or write the value itself`;
+  }
+  return 'job files read only ${NAME} (letters, digits and _, no spaces), so it would be kept as written; fix the name, or write $${ for a literal "${"';
+}
+
 /** Start offsets of the `${NAME}` references (not the `$${` escapes) in `text`, in order. */
 export function referenceOffsets(text: string): { name: string; index: number }[] {
   const found: { name: string; index: number }[] = [];

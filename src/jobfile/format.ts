@@ -34,12 +34,16 @@ export interface FormatMeta {
   whenMissing?: string;
   /** The message when this member is written but empty (null). */
   whenEmpty?: string;
+  /** The message when this list, which needs an item, is written empty (`[]`). */
+  whenEmptyList?: string;
   /** The message when the value is of the wrong kind (a list where text is expected). */
   invalid?: string;
   /** How an entry of this mapping is named in messages (`replacement for "{key}" in {where}`). */
   entryWhere?: string;
   /** Text that may be empty (a separator, a replacement). */
   allowEmpty?: boolean;
+  /** Text inserted into values (a separator, a replacement): `\t` or `\1` outside double quotes stay as written, and are refused. */
+  inserted?: 'separator' | 'replacement';
   /** Text that is a path, resolved against the job file's folder. */
   path?: boolean;
   /** Text that is a unit (a UTC delta or a unit the engine converts). */
@@ -49,7 +53,7 @@ export interface FormatMeta {
   /** Keep this mapping as a `Map` (its order is the order rules apply in). */
   ordered?: boolean;
   /** The rule of the format that applies once the shape is read (validate.ts). */
-  rule?: 'input' | 'config' | 'combining' | 'units' | 'impute' | 'pivot' | 'schema';
+  rule?: 'job' | 'input' | 'config' | 'combining' | 'units' | 'impute' | 'pivot' | 'schema';
   /** JSON Schema keywords the shape alone does not give (exactly one input). */
   jsonSchema?: Record<string, unknown>;
 }
@@ -117,7 +121,7 @@ export const SchemaDeclaration = key(v.strictObject({
 /** A combining method for one field. */
 const Combining = key(v.strictObject({
   method: setting(oneOf(COMBINING_METHODS, 'combining method'), 'stringAppend (default: values as text, joined with the separator) or json (one JSON object per row).'),
-  separator: setting(text({ allowEmpty: true }), 'The stringAppend separator (default: the empty string).'),
+  separator: setting(text({ allowEmpty: true, inserted: 'separator' }), 'The stringAppend separator (default: the empty string).'),
   order: setting(names(), 'Input columns in the order they are combined (default: input column order).'),
 }), 'How the columns mapped to this field are combined; every member optional.', { rule: 'combining' });
 
@@ -155,7 +159,7 @@ const Pivot = key(v.strictObject({
 }), 'A pivot from long to wide format.', { rule: 'pivot' });
 
 const Text = key(v.strictObject({
-  regexReplacement: optional(named(named(text({ allowEmpty: true }), {
+  regexReplacement: optional(named(named(text({ allowEmpty: true, inserted: 'replacement' }), {
     regexKeys: true,
     ordered: true,
     mappingOf: 'regular expression: replacement',
@@ -191,7 +195,10 @@ const Input = key(v.strictObject({
     url: key(text(), 'The spreadsheet URL (gsUrl).', { whenMissing: '{where} is missing "url"; add the spreadsheet URL.' }),
     sheet: key(text(), 'The sheet within the spreadsheet (gsSheetName).', { whenMissing: '{where} is missing "sheet"; add the sheet name.' }),
   }), 'A Google Sheets link and the sheet to read.', { whenEmpty: '{where} is empty; give it "url" and "sheet".' }),
-  rows: optional(v.array(named(v.pipe(v.unknown(), v.metadata({ kind: 'cell' })), { mappingOf: 'column: value' })), 'Inline rows (column: value mappings), sent as jsonData.', { listOf: 'rows (column: value mappings)' }),
+  rows: optional(v.pipe(v.array(named(v.pipe(v.unknown(), v.metadata({ kind: 'cell' })), { mappingOf: 'column: value' })), v.nonEmpty()), 'Inline rows (column: value mappings), sent as jsonData.', {
+    listOf: 'rows (column: value mappings)',
+    whenEmptyList: '{where} is an empty list, so the job would have no data; add at least one row, such as [{id: 1, name: Ann}].',
+  }),
   rowsFile: optional(text({ path: true }), 'A JSON array of row objects, sent as jsonData; relative to the job file\'s folder.'),
 }), `Where the data comes from: exactly ${INPUT_WAYS}.`, {
   rule: 'input',
@@ -230,7 +237,7 @@ export const JobFileDeclaration = key(v.strictObject({
   }), 'The review gate.'),
   schema: optional(SchemaDeclaration, 'What the pipeline expects; used by dry runs and `import serve`.'),
   localScripts: optional(named(text({ path: true })), 'Script id -> local ES module, for dry runs and `import serve`.'),
-}), 'An import job: where the data comes from, which pipeline receives it, and the configuration to apply (jobfile.md, version 1).');
+}), 'An import job: where the data comes from, which pipeline receives it, and the configuration to apply (jobfile.md, version 1).', { rule: 'job' });
 
 /** The keys of the `config` block, in the order jobfile.md lists them (and `review --save` writes them). */
 export const CONFIG_KEYS = Object.keys(Config.entries) as (keyof typeof Config.entries)[];

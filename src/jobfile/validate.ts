@@ -12,9 +12,9 @@ import { isAlias, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import type { PipelineSchema, RowDroppingRule } from '../contract/index.js';
 import { exactNumber, orderedObject } from '../contract/json.js';
 import { parseSheetsLink, sheetsBaseUrl } from '../engine/read/sheets-link.js';
-import { regexProblem } from '../engine/regex.js';
+import { regexProblem, replacementProblem } from '../engine/regex.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
-import { referenceOffsets, substituteEnv } from './env.js';
+import { invalidReferenceFix, invalidReferences, referenceOffsets, substituteEnv } from './env.js';
 import { JobFileDeclaration, SchemaDeclaration, type FormatMeta } from './format.js';
 import { suggestKey } from './suggest-key.js';
 import type { JobFile, Position } from './types.js';
@@ -309,7 +309,9 @@ class Walker {
     switch (meta.kind) {
       case 'text': return this.text(node, where, meta);
       // A single value (a fill value) is a data value: read as the inline rows' values are, so `0800123456` stays as written.
-      case 'scalar': return isScalar(node) && node.value !== null ? this.dataScalar(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
+      case 'scalar':
+        if (isScalar(node) && curlyQuoted(node)) return this.error(node, curlyQuotedMessage(where, node.value as string));
+        return isScalar(node) && node.value !== null ? this.dataScalar(node) : this.error(node, fill(meta.invalid ?? '{where} must be a single value; got {got}.', { where, got: this.describe(node) }));
       case 'cell': return this.plain(node);
     }
     switch (core.type) {
@@ -386,8 +388,9 @@ class Walker {
       if (meta.regexKeys) {
         // The engine's own check (regex.ts): an ECMAScript expression that runs in linear time.
         const problem = regexProblem(m.key);
-        if (problem) {
-          this.error(m.keyNode, `pattern "${m.key}" in ${where} ${problem}.`);
+        const written = problem ? undefined : this.patternAsWritten(m.keyNode, m.key, where);
+        if (problem || written) {
+          this.error(m.keyNode, written ?? `pattern "${m.key}" in ${where} ${problem}.`);
           ok = false;
           continue;
         }
@@ -401,6 +404,13 @@ class Walker {
       } else if (result === INVALID) {
         ok = false;
       } else if (result !== ABSENT) {
+        // A replacement's references must name groups the pattern has (the engine would insert them as written).
+        const problem = meta.regexKeys && typeof result === 'string' ? replacementProblem(m.key, result) : undefined;
+        if (problem) {
+          this.error(this.deref(m.value), `${at} ${problem}.`);
+          ok = false;
+          continue;
+        }
         pairs.push([m.key, result]);
       }
     }
@@ -410,7 +420,7 @@ class Walker {
 
   private list(core: AnySchema, meta: FormatMeta, node: unknown, where: string, keyNode: unknown): Walked {
     if (!isSeq(node)) return this.error(node ?? keyNode, `${where} must be a list of ${meta.listOf ?? 'names, such as [a, b]'}; got ${this.describe(node)}.`);
-    if (action(core, 'non_empty') && node.items.length === 0) return this.error(node, `${where} is an empty list; list at least one name.`);
+    if (action(core, 'non_empty') && node.items.length === 0) return this.error(node, fill(meta.whenEmptyList ?? '{where} is an empty list; list at least one name.', { where }));
     const out: unknown[] = [];
     let ok = true;
     node.items.forEach((item, i) => {
@@ -457,6 +467,7 @@ class Walker {
     }
     let text: string;
     if (typeof node.value === 'string') {
+      if (curlyQuoted(node)) return this.error(node, curlyQuotedMessage(where, node.value));
       text = this.substitute(node, node.value);
       if (text === '' && !meta.allowEmpty) return this.error(node, `${where} is empty; give it a value or remove it.`);
     } else if (typeof node.value === 'number' && node.type === Scalar.PLAIN && node.range) {
@@ -465,6 +476,10 @@ class Walker {
       return this.error(node, `${where} must be text; got ${this.describe(node)}, so quote it if you mean the text "${this.source(node)}".`);
     } else {
       return this.error(node, `${where} must be text; got ${this.describe(node)}.`);
+    }
+    if (meta.inserted && node.type !== Scalar.QUOTE_DOUBLE) {
+      const why = literalEscape(text, meta.inserted);
+      if (why) return this.error(node, `${where} ${why}.`);
     }
     if (meta.path) return isAbsolute(text) ? text : resolve(this.baseDir, text);
     if (meta.unit) return this.unit(node, text, where);
@@ -528,6 +543,25 @@ class Walker {
   // ---- the rules between keys ----
 
   private readonly rules: Record<NonNullable<FormatMeta['rule']>, (c: RuleContext) => Walked> = {
+    job: ({ out, members }) => {
+      // A Google Sheets input names its sheet (gsSheetName); the service has no sheet selection for it.
+      const sheet = this.memberOf(members.get('config'), 'sheet');
+      if ((out.input as { googleSheet?: unknown } | undefined)?.googleSheet !== undefined && sheet) {
+        this.error(sheet.key, 'config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet (or set the sheet there).');
+      }
+      // A script id spelt unlike its local module: the dry run would skip it (the service may know the id).
+      const local = Object.keys((out.localScripts ?? {}) as Record<string, string>);
+      const ids = this.deref(this.memberOf(members.get('scripts'), 'preColumnMapping')?.value);
+      if (local.length > 0 && isSeq(ids)) {
+        for (const item of ids.items) {
+          const node = this.deref(item);
+          const id = isScalar(node) ? keyText(node) : undefined;
+          const hint = id === undefined || local.includes(id) ? undefined : suggestKey(id, local);
+          if (hint) this.warnAt(rangeStart(item) ?? 0, `script "${id}" in scripts.preColumnMapping has no module under localScripts, so a dry run skips it; did you mean "${hint}"?`);
+        }
+      }
+      return out;
+    },
     input: ({ out, members, keyNode }) => {
       const ways = 'one of file, googleSheet, rows or rowsFile';
       const given = [...members.values()].filter((m) => !isNullNode(this.deref(m.value)));
@@ -631,6 +665,18 @@ class Walker {
             this.error(keyNodeOf, `${prefix}${name} names "${field}", which is not in expectedFields or optionalFields; ${hint ? `did you mean "${hint}"?` : 'add it there or fix the name.'}`);
           }
         }
+        // A preset rule on a field the pipeline does not have would stop the dry run (the output has no such field).
+        const rules = this.deref(members.get('rowDropping')?.value);
+        (isSeq(rules) ? rules.items : []).forEach((rule, i) => {
+          const fields = this.deref(this.memberOf({ key: 'rule', keyNode: rule, value: rule }, 'fields')?.value);
+          (isSeq(fields) ? fields.items : []).forEach((item) => {
+            const node = this.deref(item);
+            const field = isScalar(node) ? keyText(node) : undefined;
+            if (field === undefined || expected.has(field)) return;
+            const hint = suggestKey(field, schema.expectedFields);
+            this.error(item, `${prefix}rowDropping[${i}].fields names "${field}", which is not in expectedFields or optionalFields; ${hint ? `did you mean "${hint}"?` : 'add it there or fix the name.'}`);
+          });
+        });
       }
       return schema;
     },
@@ -688,6 +734,15 @@ class Walker {
         this.error(pair.key, `keys in ${where} must be plain names; got ${this.describe(keyNode)}.`);
         continue;
       }
+      if (isScalar(keyNode) && curlyQuoted(keyNode)) {
+        this.error(pair.key, curlyQuotedMessage(`the key in ${where}`, key));
+        continue;
+      }
+      // YAML 1.2 has no merge keys: `<<: *defaults` would be a key named "<<" (a column of inline rows).
+      if (key === '<<' && isScalar(keyNode) && keyNode.type === Scalar.PLAIN) {
+        this.error(pair.key, `"<<" in ${where} is a YAML merge key, which job files do not read (they are YAML 1.2, where it is an ordinary key named "<<"); write the keys out, or quote it ("<<") if it is a name.`);
+        continue;
+      }
       if (seen.has(key)) {
         this.error(pair.key, `duplicate key "${key}"; remove one of them.`);
         continue;
@@ -698,6 +753,41 @@ class Walker {
     return out;
   }
 
+  /**
+   * Why a pattern, as the job file writes it, is not the expression it looks like, or undefined; a
+   * pattern written between slashes that may be meant as text gets a warning instead. In double
+   * quotes YAML reads `\b` as a backspace (not a word boundary) and `\e`, `\a`, `\N`, `\_`, `\L`, `\P`
+   * as characters; a JavaScript literal's slashes and flags (`/[^0-9]/g`) would be matched as text.
+   */
+  private patternAsWritten(keyNode: unknown, pattern: string, where: string): string | undefined {
+    const node = this.deref(keyNode);
+    if (isScalar(node) && node.type === Scalar.QUOTE_DOUBLE) {
+      const source = this.source(node);
+      for (let i = 1; i < source.length - 1; i++) {
+        if (source[i] !== '\\') continue;
+        const letter = source[++i];
+        const read = YAML_ESCAPES_UNLIKE_REGEX[letter];
+        if (read) {
+          return `pattern ${source} in ${where} is written in double quotes, where YAML reads "\\${letter}" as ${read}; write the pattern in single quotes (${singleQuoted(source.slice(1, -1))}) so the expression gets "\\${letter}".`;
+        }
+      }
+    }
+    const literal = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
+    if (literal && /^[dgimsuyv]+$/.test(literal[2])) {
+      return `pattern "${pattern}" in ${where} is written as a JavaScript regex literal, whose slashes and flags would be matched as text; write the expression alone, "${literal[1]}" (every rule replaces all matches, and there are no flags).`;
+    }
+    if (literal && literal[2] === '') {
+      this.warnAt(rangeStart(keyNode) ?? 0, `pattern "${pattern}" in ${where} starts and ends with "/", which are matched as text (the expression is written without slashes); remove them unless the values hold them.`);
+    }
+    return undefined;
+  }
+
+  /** The pair of `key` inside a mapping member, when the member is a mapping that has it. */
+  private memberOf(member: Member | undefined, key: string): { key: unknown; value: unknown } | undefined {
+    const node = member && this.deref(member.value);
+    return isMap(node) ? node.items.find((pair) => keyText(this.deref(pair.key)) === key) : undefined;
+  }
+
   /** The keys of a mapping member with their key nodes (for messages about entries). */
   private entryKeys(member: Member | undefined): [string, unknown][] {
     const node = member && this.deref(member.value);
@@ -705,13 +795,29 @@ class Walker {
     return node.items.map((pair) => [keyText(this.deref(pair.key)) ?? '', pair.key] as [string, unknown]);
   }
 
-  /** `${NAME}` substitution; an unset variable is a problem placed at its reference. */
+  /**
+   * `${NAME}` substitution; an unset variable is a problem placed at its reference, and so is a
+   * `${...}` that is not a reference (`${PIPELINE:-pl_customers}`), which would stay in the value.
+   * A set variable written the shell's way, `$NAME`, is kept as written, with a warning.
+   */
   private substitute(node: Scalar, value: string): string {
     const { value: out, missing } = substituteEnv(value, this.opts.env);
+    const start = node.range?.[0] ?? 0;
+    const written = this.tree.text.slice(start, node.range?.[1] ?? start);
+    const invalid = invalidReferences(value);
+    for (const form of invalid) {
+      const at = written.indexOf(form.text);
+      this.errorAt(start + Math.max(at, 0), `"${form.text}" is not an environment variable reference: ${invalidReferenceFix(form.text)}.`);
+    }
+    for (const m of value.matchAll(/(?<![$\\])\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      if (this.opts.env[m[1]] === undefined) continue;
+      const at = written.indexOf(m[0]);
+      this.warnAt(start + Math.max(at, 0), `"${m[0]}" is kept as written, since job files read a variable only as \${NAME}; write \${${m[1]}} to use the environment variable ${m[1]}.`);
+    }
+    if (invalid.length) this.unresolved.add(node);
     if (missing.length === 0) return out;
     this.unresolved.add(node);
-    const start = node.range?.[0] ?? 0;
-    const refs = referenceOffsets(this.tree.text.slice(start, node.range?.[1] ?? start));
+    const refs = referenceOffsets(written);
     for (const m of missing) {
       const ref = refs[m.ordinal];
       // Escapes inside quoted scalars can shift the source; fall back to the value's start.
@@ -749,6 +855,55 @@ interface RuleContext {
 }
 
 // ---- helpers ----
+
+/** The inner source of a double-quoted pattern written in single quotes: the same expression, backslashes kept. */
+function singleQuoted(inner: string): string {
+  return `'${inner.replace(/\\(["\\/])/g, '$1').replace(/'/g, "''")}'`;
+}
+
+/**
+ * Whether a plain scalar is wrapped in typographic quotes (“pl_customers”, ‘US’), as text pasted
+ * from a document or a chat is: YAML keeps them as part of the value, so a pipeline id or a fill
+ * value would be sent with them. Written inside straight quotes they are meant, and kept.
+ */
+function curlyQuoted(node: Scalar): boolean {
+  return node.type === Scalar.PLAIN && typeof node.value === 'string' && /^[\u201C\u2018\u201E\u201A].*[\u201D\u2019\u201C\u2018]$/s.test(node.value);
+}
+
+function curlyQuotedMessage(where: string, value: string): string {
+  const inner = value.slice(1, -1);
+  return `${where} is wrapped in typographic quotes (${value}), which YAML keeps as part of the text; write straight quotes ("${inner}") or none (typographic quotes inside straight ones are kept, if meant).`;
+}
+
+/** YAML double-quoted escapes that read as a character where a regular expression means something else. */
+const YAML_ESCAPES_UNLIKE_REGEX: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
+  b: 'a backspace character (U+0008), not a word boundary',
+  a: 'the bell character (U+0007)',
+  e: 'the escape character (U+001B)',
+  N: 'a next-line character (U+0085)',
+  _: 'a no-break space (U+00A0)',
+  L: 'a line separator (U+2028)',
+  P: 'a paragraph separator (U+2029), not a Unicode property',
+});
+
+/**
+ * Why text written outside double quotes holds an escape that stays as written, or undefined: YAML
+ * reads `\t` as a tab only in double quotes, so `separator: '\t'` joins values with a backslash
+ * and a "t"; and a replacement inserts `\1` as written (ECMAScript refers to a group as `$1`).
+ * A backslash meant as such is written in double quotes (`"\\t"`), which this does not look at.
+ */
+function literalEscape(text: string, inserted: 'separator' | 'replacement'): string | undefined {
+  const escape = /\\([tnr])/.exec(text);
+  if (escape) {
+    const name = { t: 'a tab', n: 'a line break', r: 'a carriage return' }[escape[1] as 't' | 'n' | 'r'];
+    return `holds "${escape[0]}" as two characters, a backslash and "${escape[1]}", since YAML reads escapes only in double quotes; write "${escape[0]}" in double quotes for ${name}, or "\\${escape[0]}" for the two characters`;
+  }
+  const group = inserted === 'replacement' ? /\\([1-9])/.exec(text) : null;
+  if (group) {
+    return `holds "${group[0]}", which is inserted as written, since a replacement refers to a group as $${group[1]}; write $${group[1]}, or "\\${group[0]}" in double quotes for the two characters`;
+  }
+  return undefined;
+}
 
 function rangeStart(node: unknown): number | undefined {
   return (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];

@@ -116,12 +116,14 @@ describe('a job file with input.googleSheet', () => {
     expect(r.stderr).not.toContain('never-sent-key');
   });
 
-  it('refuses config.sheet, which a link\'s input does not have (exit 2)', async () => {
+  it('refuses config.sheet, which a link\'s input does not have, at its line in validate and dry-run alike (exit 2)', async () => {
     const path = join(dir, 'config-sheet.yaml');
     await writeFile(path, (await readFile(await sheetsJob('config-sheet.yaml'), 'utf8')).replace('config:\n', 'config:\n  sheet: Notes\n'));
-    const res = await cli(['dry-run', path]);
-    expect(res.stderr).toBe(`error: ${path}: config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet.\n`);
-    expect(res.exitCode).toBe(2);
+    for (const command of ['validate', 'dry-run']) {
+      const res = await cli([command, path]);
+      expect(res.stderr).toBe(`error: ${path}:7:3: config.sheet does not apply to a Google Sheets input, whose sheet is input.googleSheet.sheet; remove config.sheet (or set the sheet there).\n`);
+      expect(res.exitCode).toBe(2);
+    }
   });
 
   it('refuses a link of another form, saying which form is expected (exit 2)', async () => {

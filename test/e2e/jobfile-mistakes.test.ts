@@ -184,3 +184,147 @@ describe('a schema block the engine cannot apply', () => {
     expect(await readFile(join(dir, 'valued.out.csv'), 'utf8')).toContain('ZZ');
   });
 });
+
+describe('environment variables written another way', () => {
+  it('refuses a ${...} that is not a ${NAME} reference, such as a shell default, instead of sending it as written', async () => {
+    await write('version: 1\npipeline: ${PIPELINE:-pl_customers}\ninput: {file: ./customers.csv}\nrun:\n  webhookUrl: "https://hooks.example.com/${ TOKEN }"\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir, env: { PIPELINE: 'pl_customers', TOKEN: 't' } });
+    expect(r.stderr).toContain('job.yaml:2:11: "${PIPELINE:-pl_customers}" is not an environment variable reference: job files read only ${NAME}, with no shell forms such as ":-" (a default), so it would be kept as written; set PIPELINE in the environment and write ${PIPELINE}, or write the value itself.');
+    expect(r.stderr).toContain('job.yaml:5:42: "${ TOKEN }" is not an environment variable reference: job files read only ${NAME} (letters, digits and _, no spaces), so it would be kept as written; fix the name, or write $${ for a literal "${".');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('warns that $NAME is kept as written when NAME is set, and keeps $${NAME} literal without a word', async () => {
+    await write('version: 1\nname: $JOB_NAME\ninput: {file: ./customers.csv}\noptions: {destinationFileName: "$${DAY}.csv"}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir, env: { JOB_NAME: 'nightly', DAY: 'mon' } });
+    expect(r.stderr).toContain('warning: job.yaml:2:7: "$JOB_NAME" is kept as written, since job files read a variable only as ${NAME}; write ${JOB_NAME} to use the environment variable JOB_NAME.');
+    expect(r.stderr).not.toContain('DAY');
+    expect(r.stdout).toBe('job.yaml: valid\n');
+    expect(r.exitCode).toBe(0);
+  });
+});
+
+describe('YAML merge keys', () => {
+  it('refuses <<: *anchor, which YAML 1.2 reads as a key named "<<" (a column of inline rows), and takes a quoted "<<" as a name', async () => {
+    await write('version: 1\ninput:\n  rows:\n    - &first {id: 1, name: Ann}\n    - {<<: *first, id: 2}\n');
+    await expectRefused('job.yaml', 'job.yaml:5:8: "<<" in input.rows[1] is a YAML merge key, which job files do not read (they are YAML 1.2, where it is an ordinary key named "<<"); write the keys out, or quote it ("<<") if it is a name.');
+    await write(job('  impute:\n    country: &fill {method: fill, value: US}\n  text:\n    casing: {full_name: title}\n  combining:\n    full_name: {<<: *fill}\n'), 'config.yaml');
+    const r = await cli(['validate', 'config.yaml']);
+    expect(r.stderr).toContain('config.yaml:11:17: "<<" in config.combining.full_name is a YAML merge key');
+    expect(r.exitCode).toBe(2);
+    await write('version: 1\ninput:\n  rows:\n    - {"<<": x, id: 2}\n', 'quoted.yaml');
+    expect((await cli(['validate', 'quoted.yaml'])).exitCode).toBe(0);
+  });
+});
+
+describe('an input with no data', () => {
+  it('refuses inline rows written as an empty list at the list, as a rowsFile holding [] is', async () => {
+    await write('version: 1\ninput:\n  rows: []\n');
+    await expectRefused('job.yaml', 'job.yaml:3:9: input.rows is an empty list, so the job would have no data; add at least one row, such as [{id: 1, name: Ann}].');
+  });
+});
+
+describe('a combining order', () => {
+  it('refuses a column of the input that config.mapping does not map to the field, at the column, as the engine would stop on the order', async () => {
+    await write(job(`${COMBINED}    full_name: {separator: " ", order: [First, Last, Country]}\n`));
+    await expectRefused('job.yaml', 'job.yaml:9:54: column "Country" in config.combining.full_name.order is not mapped to "full_name" in config.mapping, so it is not one of the columns combined into it (the run would stop on the order); add "Country: full_name" under config.mapping, or remove it from the order.');
+  });
+});
+
+describe('text the engine would insert as written', () => {
+  it('refuses a replacement referring to a group the pattern does not have ($2 with one group, $0, $<name>), which would land in the output', async () => {
+    await write(job('  text:\n    regexReplacement:\n      phone:\n        "[(]([0-9]+)[)]": "$2-"\n        "[0-9]+": "<$0>"\n        "(?<area>[0-9]{3})": "$<code>"\n        "x": "$1"\n', SCHEMA));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:9:27: replacement for "[(]([0-9]+)[)]" in config.text.regexReplacement.phone refers to group 2 with $2, but the pattern has one group, so $2 would be inserted as written; refer to a group the pattern has, or write $$2 for the text "$2".');
+    expect(r.stderr).toContain('job.yaml:10:19: replacement for "[0-9]+" in config.text.regexReplacement.phone holds $0, which ECMAScript inserts as written (it has no group 0); write $& for the whole match, or $$0 for the text "$0".');
+    expect(r.stderr).toContain('job.yaml:11:30: replacement for "(?<area>[0-9]{3})" in config.text.regexReplacement.phone refers to the group "code" with $<code>, but the pattern\'s named groups are area, so it would insert nothing; use one of those names.');
+    expect(r.stderr).toContain('job.yaml:12:14: replacement for "x" in config.text.regexReplacement.phone refers to group 1 with $1, but the pattern has no groups');
+    expect(r.exitCode).toBe(2);
+    // $$ is a literal $, and $10 with one group is $1 then "0", as in ECMAScript.
+    await write(job('  mapping: {Customer ID: id, Tel: phone}\n  text:\n    regexReplacement:\n      phone:\n        "^[(]([0-9]+)[)] ": "$$$10-"\n', SCHEMA), 'ok.yaml');
+    expect((await cli(['validate', 'ok.yaml'])).exitCode).toBe(0);
+    const d = await cli(['dry-run', 'ok.yaml']);
+    expect(d.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'ok.out.csv'), 'utf8')).toContain(',$5550-123-4567\n');
+  });
+
+  it('refuses \\t in a separator and \\1 in a replacement written outside double quotes, which YAML keeps as a backslash and a letter', async () => {
+    await write(job(`${COMBINED}    full_name: {separator: '\\t'}\n  text:\n    regexReplacement:\n      phone: {'[(]([0-9]+)[)]': '\\1-'}\n`));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:9:28: config.combining.full_name.separator holds "\\t" as two characters, a backslash and "t", since YAML reads escapes only in double quotes; write "\\t" in double quotes for a tab, or "\\\\t" for the two characters.');
+    expect(r.stderr).toContain('job.yaml:12:33: replacement for "[(]([0-9]+)[)]" in config.text.regexReplacement.phone holds "\\1", which is inserted as written, since a replacement refers to a group as $1; write $1, or "\\\\1" in double quotes for the two characters.');
+    expect(r.exitCode).toBe(2);
+    await write(job(`${COMBINED}    full_name: {separator: "\\t"}\n`), 'tab.yaml');
+    expect((await cli(['dry-run', 'tab.yaml'])).exitCode).toBe(0);
+    expect(await readFile(join(dir, 'tab.out.csv'), 'utf8')).toContain(',mary-jane\to\'NEIL,');
+  });
+});
+
+describe('a pattern that is not the expression it looks like', () => {
+  it('refuses \\b in double quotes (a backspace to YAML), \\p{L} (text without the u flag) and a /regex/g literal, each at its pattern', async () => {
+    await write(job('  text:\n    regexReplacement:\n      full_name: {"\\\\\\\\\\bo\'": "O"}\n      email: {\'\\p{L}+\': x}\n      phone: {"/[^0-9]/g": ""}\n', SCHEMA));
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:8:19: pattern "\\\\\\\\\\bo\'" in config.text.regexReplacement.full_name is written in double quotes, where YAML reads "\\b" as a backspace character (U+0008), not a word boundary; write the pattern in single quotes (\'\\\\\\bo\'\'\') so the expression gets "\\b".');
+    expect(r.stderr).toContain('job.yaml:9:15: pattern "\\p{L}+" in config.text.regexReplacement.email uses \\p{L}, a Unicode property, which text rules do not read: they run without the u flag, where \\p{L} is the text "p{L}"; spell the characters out in a class instead, such as [A-Za-zÀ-ÖØ-öø-ÿ].');
+    expect(r.stderr).toContain('job.yaml:10:15: pattern "/[^0-9]/g" in config.text.regexReplacement.phone is written as a JavaScript regex literal, whose slashes and flags would be matched as text; write the expression alone, "[^0-9]" (every rule replaces all matches, and there are no flags).');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('takes \\b in single quotes as a word boundary, and warns about a pattern between slashes without flags', async () => {
+    await write(job('  mapping: {Customer ID: id, Last: full_name}\n  text:\n    regexReplacement:\n      full_name: {\'\\bo\'\'\': "O\'", "/x/": ""}\n', SCHEMA));
+    const v = await cli(['validate', 'job.yaml']);
+    expect(v.stderr).toContain('warning: job.yaml:9:34: pattern "/x/" in config.text.regexReplacement.full_name starts and ends with "/", which are matched as text (the expression is written without slashes); remove them unless the values hold them.');
+    expect(v.exitCode).toBe(0);
+    expect((await cli(['dry-run', 'job.yaml'])).exitCode).toBe(0);
+    expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toContain(",O'NEIL,");
+  });
+});
+
+describe('a mapping keyed by its data source', () => {
+  it('refuses in validate a source name that is not the input\'s, as the dry run does', async () => {
+    await write('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  mapping:\n    customers-nov.csv: {Customer ID: id}\n');
+    await expectRefused('job.yaml', 'job.yaml:4:3: config.mapping is keyed by the data source "customers-nov.csv", but the source of the input is "customers.csv"; rename the key to "customers.csv", or write the columns flat (column: field), which apply to the job\'s one source whatever its name.');
+    await write('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  mapping:\n    customers.csv: {Customer ID: id}\n', 'right.yaml');
+    expect((await cli(['validate', 'right.yaml'])).exitCode).toBe(0);
+  });
+});
+
+describe('a schema block naming a field it does not list', () => {
+  it('refuses a preset row dropping rule on a field not in expectedFields, at the field, as the dry run would stop on it', async () => {
+    await write(job('  mapping: {Customer ID: id}\n', `${SCHEMA}  rowDropping:\n    - {method: missingValues, fields: [id, e-mail]}\n`));
+    await expectRefused('job.yaml', 'job.yaml:13:44: schema.rowDropping[0].fields names "e-mail", which is not in expectedFields or optionalFields; did you mean "email"?');
+  });
+});
+
+describe('script ids', () => {
+  it('warns at a preColumnMapping id spelt unlike its local module, which a dry run would skip, and is quiet about a service script', async () => {
+    await writeFile(join(dir, 'n.mjs'), 'export default (table) => table;\n');
+    await write('version: 1\ninput: {file: ./customers.csv}\nscripts:\n  preColumnMapping: [normalise-headers, service-side]\nlocalScripts:\n  normalize-headers: ./n.mjs\n');
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('warning: job.yaml:4:22: script "normalise-headers" in scripts.preColumnMapping has no module under localScripts, so a dry run skips it; did you mean "normalize-headers"?');
+    expect(r.stderr).not.toContain('service-side');
+    expect(r.exitCode).toBe(0);
+  });
+});
+
+describe('an input path a shell would have expanded', () => {
+  it('says that ~ and wildcards are taken as written, with the fix', async () => {
+    await write('version: 1\ninput:\n  file: ~/customers.csv\n');
+    await expectRefused('job.yaml', 'job.yaml:3:3: input.file ~/customers.csv does not exist (paths are relative to the job file\'s folder); a "~" is not expanded here: write the path relative to the job file\'s folder, or start it with ${HOME}/ instead.');
+    await write('version: 1\ninput:\n  file: ./customers-*.csv\n', 'glob.yaml');
+    await expectRefused('glob.yaml', 'glob.yaml:3:3: input.file customers-*.csv does not exist (paths are relative to the job file\'s folder); wildcards are not expanded here: name one file.');
+  });
+});
+
+describe('typographic quotes', () => {
+  it('refuses a value or key wrapped in “ ” or ‘ ’, which YAML keeps as text, and keeps them inside straight quotes', async () => {
+    await write('version: 1\npipeline: “pl_customers”\ninput: {file: ./customers.csv}\nconfig:\n  mapping:\n    “Customer ID”: id\n  impute:\n    Country: {method: fill, value: ‘US’}\n');
+    const r = await cli(['validate', 'job.yaml']);
+    expect(r.stderr).toContain('job.yaml:2:11: pipeline is wrapped in typographic quotes (“pl_customers”), which YAML keeps as part of the text; write straight quotes ("pl_customers") or none (typographic quotes inside straight ones are kept, if meant).');
+    expect(r.stderr).toContain('job.yaml:6:5: the key in config.mapping is wrapped in typographic quotes (“Customer ID”)');
+    expect(r.stderr).toContain('job.yaml:8:36: config.impute.Country.value is wrapped in typographic quotes (‘US’)');
+    expect(r.exitCode).toBe(2);
+    await write('version: 1\ninput: {file: ./customers.csv}\nconfig:\n  impute:\n    Country: {method: fill, value: "‘US’"}\n', 'meant.yaml');
+    expect((await cli(['validate', 'meant.yaml'])).exitCode).toBe(0);
+  });
+});
