@@ -469,7 +469,15 @@ class Walker {
     if (typeof node.value === 'string') {
       if (curlyQuoted(node)) return this.error(node, curlyQuotedMessage(where, node.value));
       text = this.substitute(node, node.value);
-      if (text === '' && !meta.allowEmpty) return this.error(node, `${where} is empty; give it a value or remove it.`);
+      if (text === '' && !meta.allowEmpty) {
+        // Empty only once substituted: the variables it names are set to nothing.
+        const names = [...new Set(referenceOffsets(node.value).map((r) => r.name))];
+        if (names.length > 0) {
+          const them = names.map((n) => `\${${n}}`).join(' and ');
+          return this.error(node, `${where} is empty: ${them} ${names.length > 1 ? 'are' : 'is'} set to an empty value in the environment; set ${names.length > 1 ? 'them' : 'it'} to the value, or write the value in place of ${them}.`);
+        }
+        return this.error(node, `${where} is empty; give it a value or remove it.`);
+      }
     } else if (typeof node.value === 'number' && node.type === Scalar.PLAIN && node.range) {
       text = this.tree.text.slice(node.range[0], node.range[1]);
     } else if (typeof node.value === 'boolean' || node.value === null) {

@@ -194,6 +194,13 @@ describe('environment variables written another way', () => {
     expect(r.exitCode).toBe(2);
   });
 
+  it('names the variables that made a value empty', async () => {
+    await write('version: 1\npipeline: ${PIPELINE}${SUFFIX}\ninput: {file: ./customers.csv}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir, env: { PIPELINE: '', SUFFIX: '' } });
+    expect(r.stderr).toBe('error: job.yaml:2:11: pipeline is empty: ${PIPELINE} and ${SUFFIX} are set to an empty value in the environment; set them to the value, or write the value in place of ${PIPELINE} and ${SUFFIX}.\n');
+    expect(r.exitCode).toBe(2);
+  });
+
   it('warns that $NAME is kept as written when NAME is set, and keeps $${NAME} literal without a word', async () => {
     await write('version: 1\nname: $JOB_NAME\ninput: {file: ./customers.csv}\noptions: {destinationFileName: "$${DAY}.csv"}\n');
     const r = await runCli(['validate', 'job.yaml'], { cwd: dir, env: { JOB_NAME: 'nightly', DAY: 'mon' } });
