@@ -100,7 +100,7 @@ const WRITE_BUFFER_BYTES = 1 << 20;
  */
 export function readStartForm(req: IncomingMessage, dir: string, limits: UploadLimits): Promise<StartUpload> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(type)) {
+  if (!/^multipart\/form-data\s*(;|$)/i.test(type)) {
     return Promise.reject(new HttpError(415, 'unsupported_media_type', `start takes a multipart/form-data body, got ${type ? JSON.stringify(type) : 'none'}; in curl use -F files=@data.csv.`));
   }
   const declared = Number(req.headers['content-length']);

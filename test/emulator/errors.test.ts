@@ -105,8 +105,10 @@ describe('400 invalid body', () => {
   });
 
   it('refuses a start body that is not multipart with 415', async () => {
-    const response = await fetch(`${emu.apiUrl}/start`, { method: 'POST', headers: { 'x-api-key': 'test', 'content-type': 'application/json' }, body: '{}' });
-    expectError({ status: response.status, body: await response.json() }, 415, 'unsupported_media_type');
+    for (const type of ['application/json', 'multipart/form-dataX; boundary=b', 'multipart/form-data-like; boundary=b']) {
+      const response = await fetch(`${emu.apiUrl}/start`, { method: 'POST', headers: { 'x-api-key': 'test', 'content-type': type }, body: '--b--\r\n' });
+      expectError({ status: response.status, body: await response.json() }, 415, 'unsupported_media_type');
+    }
   });
 });
 
