@@ -273,3 +273,23 @@ describe('CSV saved in a legacy encoding (libreoffice-windows-1252.csv, mac-roma
     expect(r.stderr).toContain('(iconv -f MACINTOSH -t UTF-8 FILE > utf8.csv)');
   });
 });
+
+describe('JSON written by pandas to_json in each orient (pandas-orient-*.json; make-json.py)', () => {
+  it.each([
+    ['columns', 'to_json() (orient "columns", its default, or "index")', 'holds an object, not an array of objects'],
+    ['index', 'to_json() (orient "columns", its default, or "index")', 'holds an object, not an array of objects'],
+    ['split', 'to_json(orient="split")', 'holds an object, not an array of objects'],
+    ['table', 'to_json(orient="table")', 'holds an object, not an array of objects'],
+    ['values', 'to_json(orient="values")', ': element 0 (0-based) is an array, not an object'],
+  ])('refuses orient %s naming the pandas call that wrote it and the orient to write', async (orient, call, what) => {
+    const file = join(FIXTURES, `pandas-orient-${orient}.json`);
+    const error = await openInput({ file }).then((input) => input.open({})).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).message).toBe(`${file}${what.startsWith(':') ? '' : ' '}${what}; it looks like pandas' ${call}; write it with to_json(orient="records") (a JSON array of row objects) and retry.`);
+  });
+
+  it('reads orient records as written', async () => {
+    const { columns, rows } = await readSheet(join(FIXTURES, 'pandas-orient-records.json'), '');
+    expect(columns).toEqual(['id', 'name', 'amount']);
+    expect(rows).toEqual([['1', 'Ada', '1.5'], ['2', null, '3.25']]);
+  });
+});
