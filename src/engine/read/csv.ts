@@ -888,14 +888,21 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     const scanned = scanRecords(text, delimiter, newline, atEnd);
     const result = scanned
       ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
-      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number }[]; meta: { cursor: number } };
+      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {
-        const unclosed = error.code === 'MissingQuotes';
-        throw new RecordProblem(text, carryOffset, error.row, (where) => unclosed
-          ? `${where}: a quoted field is never closed; add the closing quote (") or double the quotes inside the field.`
-          : `${where}: a quoted field has text after its closing quote; quote the whole field and double the quotes inside it ("").`);
+        if (error.code === 'MissingQuotes') {
+          throw new RecordProblem(text, carryOffset, error.row, (where) =>
+            `${where}: a quoted field is never closed; add the closing quote (") or double the quotes inside the field.`);
+        }
+        const quote = error.index === undefined ? -1 : closingQuote(text, error.index, delimiter, newline);
+        // A backslash before it: quotes escaped as \" (MySQL's INTO OUTFILE, Python's csv with
+        // escapechar), which RFC 4180 readers (pandas too) read otherwise; named, not unescaped as a guess.
+        const isBackslashed = quote > 0 && text.charCodeAt(quote - 1) === 92;
+        throw new RecordProblem(text, carryOffset, error.row, (where) => isBackslashed
+          ? `${where}: a quoted field has text after its closing quote, which follows a backslash: quotes escaped as \\" (as MySQL's SELECT ... INTO OUTFILE and Python's csv with escapechar write them) are not CSV quoting; export the file with quotes inside fields doubled ("") and retry.`
+          : `${where}: a quoted field has text after its closing quote; quote the whole field and double the quotes inside it ("").`, undefined, quote === -1 ? undefined : quote);
       }
     }
     const used = atEnd ? text.length : result.meta.cursor;
@@ -984,6 +991,23 @@ export async function sniffCsvFile(path: string, display: string, forced: string
   const sniffer = new FormatSniffer(display, forced);
   for await (const chunk of decodeFile(path, display)) if (sniffer.push(chunk)) return sniffer.result;
   return sniffer.end();
+}
+
+/**
+ * Offset in `text` of the quote that closes the quoted field starting at `from` (just past its
+ * opening quote) and is followed by text, not by a delimiter, line break or the end; -1 if none
+ * (error path only: Papa Parse's InvalidQuotes gives the field's start).
+ */
+function closingQuote(text: string, from: number, delimiter: string, newline: Newline): number {
+  for (let i = text.indexOf('"', from); i !== -1; i = text.indexOf('"', i + 1)) {
+    if (text[i + 1] === '"') { i++; continue; }
+    let after = i + 1;
+    while (text[after] === ' ') after++; // Papa Parse allows spaces between a closing quote and what ends the field
+    const next = text[after];
+    if (next === undefined || next === delimiter || next === newline || next === '\r') return -1;
+    return i;
+  }
+  return -1;
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */

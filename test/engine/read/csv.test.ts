@@ -412,9 +412,9 @@ describe('CSV reader', () => {
     expect((await readError(path)).message).toMatch(/:3: a quoted field is never closed;/);
   });
 
-  it('fails on text after a closing quote, naming the line', async () => {
+  it('fails on text after a closing quote, naming the quote\'s line and column', async () => {
     const path = await file('a,b\n1,2\n"Smith" Jr,5\n6,7\n');
-    expect((await readError(path)).message).toMatch(/:3: a quoted field has text after its closing quote;/);
+    expect((await readError(path)).message).toMatch(/:3:7: a quoted field has text after its closing quote; quote the whole field/);
   });
 
   it('hands rows out in batches with 1-based data-row numbers', async () => {
