@@ -154,6 +154,13 @@ describe('a carriage return inside a value, as pandas and Python\'s csv module w
     expect(r.json.runWebhook.dataTable).toEqual([['id', 'note'], ['1', 'x\ry'], ['2', 'z']]);
     expect(r.json.report.warnings).toEqual([]);
   });
+
+  it('refuses quotes pandas escaped with a backslash (escapechar, doublequote=False, as MySQL\'s INTO OUTFILE writes them) at the quote\'s line and column, saying so', async (context) => {
+    const skip = python('pandas', 'python3-pandas', "import sys, pandas as pd\npd.DataFrame({'id': [1, 2], 'name': ['O\"Brien, Pat', 'plain']}).to_csv(sys.argv[1], index=False, escapechar='\\\\', doublequote=False)", 'pandas-backslash.csv');
+    if (skip) return context.skip(skip);
+    // pandas writes `1,"O\"Brien, Pat"`: RFC 4180 readers (pandas' own read_csv too) end the field at the escaped quote.
+    await refused('pandas-backslash.csv', /pandas-backslash\.csv:2:6: a quoted field has text after its closing quote, which follows a backslash: quotes escaped as \\" \(as MySQL's SELECT \.\.\. INTO OUTFILE and Python's csv with escapechar write them\) are not CSV quoting; export the file with quotes inside fields doubled \(""\) and retry\.$/);
+  });
 });
 
 describe('files printf writes byte by byte', () => {

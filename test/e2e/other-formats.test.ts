@@ -67,6 +67,34 @@ describe('other formats', () => {
     await refused('book.dat', /book\.dat is an Excel 97-2003 workbook \(\.xls\), which cannot be read/);
   });
 
+  it.skipIf(!has('soffice'))('a workbook LibreOffice saved as .xls, renamed .xlsx: an old workbook or a password-protected one (skipped without libreoffice-calc-nogui)', async () => {
+    const made = spawnSync('soffice', ['--headless', '--convert-to', 'xls', '--outdir', dir, join(dir, 'people.csv')], { timeout: 120_000 });
+    expect(made.status).toBe(0);
+    await refused('people.xls', /people\.xls is an Excel 97-2003 workbook \(\.xls\), which cannot be read; save it as \.xlsx or CSV and retry\.$/m);
+    await writeFile(join(dir, 'renamed.xlsx'), await readFile(join(dir, 'people.xls')));
+    await refused('renamed.xlsx', /renamed\.xlsx is an Excel 97-2003 workbook \(\.xls\) or a password-protected workbook, not the ZIP package an \.xlsx file is, which cannot be read; remove the password if it has one, then save it as \.xlsx or CSV and retry\.$/m);
+  });
+
+  it.skipIf(!has('soffice'))('an .xlsx LibreOffice wrote, named .xls, is read by its bytes (skipped without libreoffice-calc-nogui)', async () => {
+    const made = spawnSync('soffice', ['--headless', '--convert-to', 'xlsx', '--outdir', dir, join(dir, 'people.csv')], { timeout: 120_000 });
+    expect(made.status).toBe(0);
+    await writeFile(join(dir, 'export.xls'), await readFile(join(dir, 'people.xlsx')));
+    const job = join(dir, 'export.xls.yaml');
+    await writeFile(job, 'version: 1\ninput: {file: export.xls}\n');
+    const r = await runCli(['dry-run', job, '--out', '-'], { timeoutMs: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(CSV);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/python3') || spawnSync('/usr/bin/python3', ['-c', 'import pandas'], { stdio: 'ignore' }).status !== 0)(
+    'text pandas wrote under an .xls name (to_csv with tabs, to_html, as web apps\' "Export to Excel" do) is named as such, never called an old workbook (skipped without /usr/bin/python3 and pandas)', async () => {
+      const script = "import sys, pandas as pd\nf = pd.DataFrame({'name': ['Ann'], 'age': [3]})\nf.to_csv(sys.argv[1] + '/tabs.xls', sep='\\t', index=False)\nf.to_html(sys.argv[1] + '/table.xls', index=False)";
+      const made = spawnSync('/usr/bin/python3', ['-c', script, dir], { encoding: 'utf8' });
+      expect(made.status, made.stderr).toBe(0);
+      await refused('tabs.xls', /tabs\.xls is not an Excel workbook, though its name ends in \.xls: it holds text that looks like CSV; rename it to \.csv \(or \.tsv\) and retry\.$/m);
+      await refused('table.xls', /table\.xls is not an Excel workbook, though its name ends in \.xls: it is an HTML table or an XML Spreadsheet 2003 file \(as web apps' "Export to Excel" write\); open it in Excel or LibreOffice, save it as \.xlsx or CSV, and retry\.$/m);
+    });
+
   it('JSON Lines, by extension, by content, and after a first object too long to sniff', async () => {
     const lines = '{"name":"Ann","age":3}\n{"name":"Bo","age":4}\n';
     await writeFile(join(dir, 'people.jsonl'), lines);

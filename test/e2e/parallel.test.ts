@@ -201,6 +201,22 @@ describe('import dry-run with two threads', () => {
     expect(message(one)).toMatch(/customers\.csv:\d+: row has 10 cells/);
     expect(message(two)).toBe(message(one));
   }, 120_000);
+  it('refuses a Windows-1252 byte in the second half at its file:line:col exactly as one thread does', async () => {
+    const dir = await setup({ rows: 110_000 });
+    const path = join(dir, 'customers.csv');
+    const text = await readFile(path);
+    // The é of "Café" as Windows-1252 writes it (one byte, 0xE9), on a line far past the sample.
+    const at = text.indexOf('\n', Math.floor(text.length * 0.9)) + 1;
+    await writeFile(path, Buffer.concat([text.subarray(0, at), Buffer.from([0x43, 0x61, 0x66, 0xe9]), text.subarray(at)]));
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    const line = text.subarray(0, at).toString('latin1').split('\n').length;
+    const message = (r: { stderr: string }) => r.stderr.split('\n').filter((l) => l.startsWith('error:')).join('\n');
+    expect(one.exitCode).toBe(2);
+    expect(message(one)).toContain(`customers.csv:${line}:4 holds the byte 0xE9 ("é" in Windows-1252), which is not UTF-8`);
+    expect(two.exitCode).toBe(2);
+    expect(message(two)).toBe(message(one));
+  }, 120_000);
+
   it('refuses a lone CR in an unquoted field after the sample exactly as one thread does, and under --lenient gives the same bytes, report and warnings', async () => {
     const dir = await setup({ rows: 110_000, loneCrRow: 100_000, mixedRow: 105_000 });
     const message = (r: { stderr: string }) => r.stderr.split('\n').filter((l) => l.startsWith('error:')).join('\n');

@@ -255,35 +255,86 @@ function nulByte(path: string, display: string, encoding: string): UsageError {
   return new UsageError(`${display}:${line}:${column} holds ${what}; save it as UTF-8 and retry.`);
 }
 
-/** The UsageError for bytes that are not valid text, naming the first bad line (re-reads the file). */
+/**
+ * The UsageError for bytes that are not valid text (re-reads the file): the first bad byte's
+ * `file:line:col`, what it is in Windows-1252 (LibreOffice's and Excel's legacy CSV encodings save
+ * é, € and smart quotes as single bytes), and how to save or convert the file as UTF-8.
+ */
 async function invalidText(path: string, display: string, encoding: string): Promise<UsageError> {
   if (encoding !== 'utf-8') {
     return new UsageError(`${display} is not valid ${encoding.toUpperCase()} text; save the file as UTF-8 and retry.`);
   }
-  const line = await firstInvalidUtf8Line(path);
-  const where = line ? `${display}: line ${line}` : display;
-  return new UsageError(`${where} is not valid UTF-8 text; save the file as UTF-8 and retry.`);
+  const found = await firstInvalidUtf8(path);
+  if (!found) return new UsageError(`${display} is not valid UTF-8 text; save the file as UTF-8 and retry.`);
+  const { line, column, byte, isCrOnly } = found;
+  const hex = `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  // Excel's "CSV (Macintosh)" ends lines with a lone CR and is Mac Roman; other legacy exports are Windows-1252.
+  const legacy = isCrOnly ? 'MACINTOSH' : 'WINDOWS-1252';
+  const shown = byte >= 0x80 ? new TextDecoder(legacy === 'MACINTOSH' ? 'macintosh' : 'windows-1252').decode(Uint8Array.of(byte)) : '';
+  const as = shown && !/\p{Cc}/u.test(shown) ? ` ("${shown}" in ${legacy === 'MACINTOSH' ? 'Mac Roman' : 'Windows-1252'})` : '';
+  return new UsageError(
+    `${display}:${line}:${column} holds the byte ${hex}${as}, which is not UTF-8: the file was saved in another encoding; ` +
+      `save it as UTF-8 (Excel: "CSV UTF-8"; LibreOffice: character set "Unicode (UTF-8)") or convert it ` +
+      `(iconv -f ${legacy} -t UTF-8 FILE > utf8.csv) and retry.`,
+  );
 }
 
-/** The 1-based number of the first line that is not valid UTF-8, or undefined. */
-async function firstInvalidUtf8Line(path: string): Promise<number | undefined> {
-  // A line break byte (0x0A) never occurs inside a multi-byte UTF-8 sequence, so lines check alone.
+/** Where the first byte that is not UTF-8 is: 1-based line and column (characters), the byte, and whether lines end in a lone CR; undefined when the file is valid UTF-8. */
+async function firstInvalidUtf8(path: string): Promise<{ line: number; column: number; byte: number; isCrOnly: boolean } | undefined> {
+  // Line break bytes (CR, LF) never occur inside a multi-byte UTF-8 sequence, so lines check alone;
+  // any break counts (LF, CRLF, lone CR), as the file's own is not known yet.
   let line = 1;
   let pending: Buffer[] = [];
+  let afterCR = false;
+  let sawLF = false;
+  let sawCR = false;
+  const check = (piece: Buffer) => {
+    const whole = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+    pending = [];
+    if (isUtf8(whole)) return undefined;
+    const at = invalidUtf8At(whole);
+    return { line, column: at.column, byte: whole[at.index] ?? 0, isCrOnly: sawCR && !sawLF };
+  };
   for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>) {
     let start = 0;
-    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, nl);
-      const whole = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
-      if (!isUtf8(whole)) return line;
-      pending = [];
+    for (;;) {
+      const lf = chunk.indexOf(10, start);
+      const cr = chunk.indexOf(13, start);
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (at === -1) break;
+      const isLF = chunk[at] === 10;
+      if (isLF && at === start && afterCR && pending.length === 0) {
+        // The LF of a CRLF: the CR already ended the line.
+        afterCR = false;
+        start = at + 1;
+        sawLF = true;
+        continue;
+      }
+      const bad = check(chunk.subarray(start, at));
+      if (bad) return bad;
+      if (isLF) sawLF = true; else sawCR = true;
+      afterCR = !isLF;
       line++;
-      start = nl + 1;
+      start = at + 1;
     }
-    pending.push(chunk.subarray(start));
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      afterCR = false;
+    }
   }
-  const last = Buffer.concat(pending);
-  return isUtf8(last) ? undefined : line;
+  return check(Buffer.alloc(0)) ?? undefined;
+}
+
+/** The index of the first byte of `bytes` that starts no valid UTF-8 sequence, and its 1-based column in characters. */
+function invalidUtf8At(bytes: Buffer): { index: number; column: number } {
+  let column = 1;
+  for (let i = 0; i < bytes.length; column++) {
+    const b = bytes[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || i + length > bytes.length || !isUtf8(bytes.subarray(i, i + length))) return { index: i, column };
+    i += length;
+  }
+  return { index: bytes.length, column };
 }
 
 /** Counts the line breaks in the first `offset` characters of the decoded file (error path only). */
@@ -837,14 +888,21 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     const scanned = scanRecords(text, delimiter, newline, atEnd);
     const result = scanned
       ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
-      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number }[]; meta: { cursor: number } };
+      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {
-        const unclosed = error.code === 'MissingQuotes';
-        throw new RecordProblem(text, carryOffset, error.row, (where) => unclosed
-          ? `${where}: a quoted field is never closed; add the closing quote (") or double the quotes inside the field.`
-          : `${where}: a quoted field has text after its closing quote; quote the whole field and double the quotes inside it ("").`);
+        if (error.code === 'MissingQuotes') {
+          throw new RecordProblem(text, carryOffset, error.row, (where) =>
+            `${where}: a quoted field is never closed; add the closing quote (") or double the quotes inside the field.`);
+        }
+        const quote = error.index === undefined ? -1 : closingQuote(text, error.index, delimiter, newline);
+        // A backslash before it: quotes escaped as \" (MySQL's INTO OUTFILE, Python's csv with
+        // escapechar), which RFC 4180 readers (pandas too) read otherwise; named, not unescaped as a guess.
+        const isBackslashed = quote > 0 && text.charCodeAt(quote - 1) === 92;
+        throw new RecordProblem(text, carryOffset, error.row, (where) => isBackslashed
+          ? `${where}: a quoted field has text after its closing quote, which follows a backslash: quotes escaped as \\" (as MySQL's SELECT ... INTO OUTFILE and Python's csv with escapechar write them) are not CSV quoting; export the file with quotes inside fields doubled ("") and retry.`
+          : `${where}: a quoted field has text after its closing quote; quote the whole field and double the quotes inside it ("").`, undefined, quote === -1 ? undefined : quote);
       }
     }
     const used = atEnd ? text.length : result.meta.cursor;
@@ -933,6 +991,23 @@ export async function sniffCsvFile(path: string, display: string, forced: string
   const sniffer = new FormatSniffer(display, forced);
   for await (const chunk of decodeFile(path, display)) if (sniffer.push(chunk)) return sniffer.result;
   return sniffer.end();
+}
+
+/**
+ * Offset in `text` of the quote that closes the quoted field starting at `from` (just past its
+ * opening quote) and is followed by text, not by a delimiter, line break or the end; -1 if none
+ * (error path only: Papa Parse's InvalidQuotes gives the field's start).
+ */
+function closingQuote(text: string, from: number, delimiter: string, newline: Newline): number {
+  for (let i = text.indexOf('"', from); i !== -1; i = text.indexOf('"', i + 1)) {
+    if (text[i + 1] === '"') { i++; continue; }
+    let after = i + 1;
+    while (text[after] === ' ') after++; // Papa Parse allows spaces between a closing quote and what ends the field
+    const next = text[after];
+    if (next === undefined || next === delimiter || next === newline || next === '\r') return -1;
+    return i;
+  }
+  return -1;
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */

@@ -35,8 +35,8 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
 
   const other = otherFormat(head, ext);
   if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
-  if (!isZip(head) && (ext === '.xlsx' || ext === '.xlsm')) {
-    const text = textKind(head);
+  if (!isZip(head) && (ext === '.xlsx' || ext === '.xlsm' || ext === '.xls')) {
+    const text = textKind(head, ext);
     if (text) throw new UsageError(`${path} is not an Excel workbook, though its name ends in ${ext}: ${text.what}; ${text.fix}`);
   }
   if (isZip(head) || ext === '.xlsx' || ext === '.xlsm') return xlsxSource(path, path, name, size);
@@ -74,9 +74,10 @@ function isZip(head: Buffer): boolean {
 }
 
 /**
- * Formats that are not CSV, TSV, XLSX or JSON, told by their first bytes (or, for the old binary
- * workbook, its extension): read as text they would become a header of garbage or a misleading
- * "not UTF-8" error, so they are named, with the way out.
+ * Formats that are not CSV, TSV, XLSX or JSON, told by their first bytes (a file named `.xls` is
+ * no old workbook unless it starts like one: an `.xlsx` renamed is read, and text is named by
+ * textKind): read as text they would become a header of garbage or a misleading "not UTF-8"
+ * error, so they are named, with the way out.
  */
 function otherFormat(head: Buffer, ext: string): { what: string; fix: string } | undefined {
   const starts = (bytes: number[]): boolean => bytes.every((b, i) => head[i] === b);
@@ -84,7 +85,12 @@ function otherFormat(head: Buffer, ext: string): { what: string; fix: string } |
   const saveAs = 'save it as .xlsx or CSV and retry.';
   const unpack = (tool: string) => `decompress it first (${tool}) and give the CSV, TSV, XLSX or JSON file inside.`;
   const exportIt = 'export the table as CSV, XLSX or a JSON array of row objects and retry.';
-  if (starts([0xd0, 0xcf, 0x11, 0xe0]) || ext === '.xls') return { what: 'an Excel 97-2003 workbook (.xls)', fix: saveAs };
+  if (starts([0xd0, 0xcf, 0x11, 0xe0])) {
+    // Excel saves a workbook with a password to open as such an OLE file too, whatever its name.
+    return ext === '.xlsx' || ext === '.xlsm'
+      ? { what: `an Excel 97-2003 workbook (.xls) or a password-protected workbook, not the ZIP package an ${ext} file is`, fix: `remove the password if it has one, then ${saveAs}` }
+      : { what: 'an Excel 97-2003 workbook (.xls)', fix: saveAs };
+  }
   const ods = isZip(head) ? text.slice(30).startsWith('mimetypeapplication/vnd.oasis.opendocument') : ext === '.ods';
   if (ods) return { what: 'an OpenDocument file (.ods)', fix: saveAs };
   if (starts([0x1f, 0x8b])) return { what: 'gzip-compressed', fix: unpack('gunzip -k') };
@@ -102,7 +108,7 @@ function otherFormat(head: Buffer, ext: string): { what: string; fix: string } |
  * What a file named as a workbook holds when its first bytes are text (no NUL byte, UTF-8), with
  * the way out: a workbook is a ZIP package, so the ZIP reader's own error would only puzzle.
  */
-function textKind(head: Buffer): { what: string; fix: string } | undefined {
+function textKind(head: Buffer, ext: string): { what: string; fix: string } | undefined {
   if (head.length === 0) return { what: 'it is empty', fix: 'export the workbook again and retry.' };
   if (head.includes(0)) return undefined;
   try {
@@ -112,6 +118,10 @@ function textKind(head: Buffer): { what: string; fix: string } | undefined {
     return undefined;
   }
   const text = headText(head);
+  // Web apps' "Export to Excel" and Excel's "XML Spreadsheet 2003" write an HTML table or XML named .xls, which Excel opens.
+  if (ext === '.xls' && /^<(!doctype html|html|\?xml|!--|table)/i.test(text)) {
+    return { what: 'it is an HTML table or an XML Spreadsheet 2003 file (as web apps\' "Export to Excel" write)', fix: 'open it in Excel or LibreOffice, save it as .xlsx or CSV, and retry.' };
+  }
   if (/^<(!doctype html|html|\?xml|!--)/i.test(text)) return { what: 'it is an HTML or XML page (a sign-in or error page saved in its place?)', fix: 'download or export the workbook again and retry.' };
   if (text.startsWith('[') || text.startsWith('{')) return { what: 'it holds text that looks like JSON', fix: 'rename it to .json and retry.' };
   return { what: 'it holds text that looks like CSV', fix: 'rename it to .csv (or .tsv) and retry.' };

@@ -39,15 +39,41 @@ function kindOf(value: unknown): string {
   return t === 'object' || t === 'undefined' ? `an ${t}` : `a ${t}`;
 }
 
+/** Whether a JSON value is an object (not null, not an array). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The pandas `to_json` call that writes a JSON value not holding rows, or undefined: pandas'
+ * default for a DataFrame ("columns") and its other orients are each a common "wrong" JSON input,
+ * and "records" is the one read, so the error names the orient to write instead of guessing at it.
+ */
+function pandasOrient(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value.length > 0 && Array.isArray(value[0]) ? 'to_json(orient="values")' : undefined;
+  if (!isObject(value)) return undefined;
+  if (isObject(value.schema) && Array.isArray(value.data)) return 'to_json(orient="table")';
+  if (Array.isArray(value.columns) && Array.isArray(value.data)) return 'to_json(orient="split")';
+  const members = Object.values(value);
+  return members.length > 0 && members.every(isObject) ? 'to_json() (orient "columns", its default, or "index")' : undefined;
+}
+
+/** The end of a "not rows" message: pandas' orient to write instead when the value is in another, else the shape wanted. */
+function rowsWanted(value: unknown, wanted: string): string {
+  const written = pandasOrient(value);
+  if (!written) return wanted;
+  return `it looks like pandas' ${written}; write it with to_json(orient="records") (a JSON array of row objects) and retry.`;
+}
+
 /** Checks that every element is a plain object; throws naming the first one that is not (0-based index). */
 function checkRows(value: unknown, display: string): Record<string, unknown>[] {
   if (!Array.isArray(value)) {
-    throw new UsageError(`${display} holds ${kindOf(value)}, not an array of objects; give rows as [{"column": "value"}, ...].`);
+    throw new UsageError(`${display} holds ${kindOf(value)}, not an array of objects; ${rowsWanted(value, 'give rows as [{"column": "value"}, ...].')}`);
   }
   for (let i = 0; i < value.length; i++) {
     const element: unknown = value[i];
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
-      throw new UsageError(`${display}: element ${i} (0-based) is ${kindOf(element)}, not an object; give every row as {"column": "value"}.`);
+      throw new UsageError(`${display}: element ${i} (0-based) is ${kindOf(element)}, not an object; ${rowsWanted(i === 0 ? value : undefined, 'give every row as {"column": "value"}.')}`);
     }
   }
   // Rows without a key make a table without columns: nothing could be imported from them.

@@ -389,13 +389,15 @@ describe('CSV reader', () => {
     expect(read.rows.at(-2)).toEqual(['x', padded.slice(2)]);
     expect(read.rows.at(-1)).toEqual(['z', 'ü']);
     const path = await file(Buffer.concat([good, Buffer.from('y,'), Buffer.from([0xff]), Buffer.from('\n')]));
-    expect((await readError(path)).message).toBe(`${path}: line ${rows + 4} is not valid UTF-8 text; save the file as UTF-8 and retry.`);
+    expect((await readError(path)).message).toMatch(`${path}:${rows + 4}:3 holds the byte 0xFF ("ÿ" in Windows-1252), which is not UTF-8`);
   });
 
-  it('fails on bytes that are not UTF-8, naming the line', async () => {
-    const path = await file(Buffer.concat([Buffer.from('a,b\n1,2\n3,'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('\n')]));
-    const error = await readError(path);
-    expect(error.message).toBe(`${path}: line 3 is not valid UTF-8 text; save the file as UTF-8 and retry.`);
+  it('fails on bytes that are not UTF-8, naming the line and column, whatever the line ends', async () => {
+    for (const end of ['\n', '\r\n', '\r']) {
+      const path = await file(Buffer.concat([Buffer.from(`a,b${end}1,2${end}3,é`), Buffer.from([0x81, 0xfe, 0x41]), Buffer.from(end)]));
+      const error = await readError(path);
+      expect(error.message).toBe(`${path}:3:4 holds the byte 0x81${end === '\r' ? ' ("Å" in Mac Roman)' : ''}, which is not UTF-8: the file was saved in another encoding; save it as UTF-8 (Excel: "CSV UTF-8"; LibreOffice: character set "Unicode (UTF-8)") or convert it (iconv -f ${end === '\r' ? 'MACINTOSH' : 'WINDOWS-1252'} -t UTF-8 FILE > utf8.csv) and retry.`);
+    }
   });
 
   it('fails on a missing file with the path and the OS reason', async () => {
@@ -410,9 +412,9 @@ describe('CSV reader', () => {
     expect((await readError(path)).message).toMatch(/:3: a quoted field is never closed;/);
   });
 
-  it('fails on text after a closing quote, naming the line', async () => {
+  it('fails on text after a closing quote, naming the quote\'s line and column', async () => {
     const path = await file('a,b\n1,2\n"Smith" Jr,5\n6,7\n');
-    expect((await readError(path)).message).toMatch(/:3: a quoted field has text after its closing quote;/);
+    expect((await readError(path)).message).toMatch(/:3:7: a quoted field has text after its closing quote; quote the whole field/);
   });
 
   it('hands rows out in batches with 1-based data-row numbers', async () => {

@@ -255,3 +255,41 @@ describe('a report title above the table, written by openpyxl (title-openpyxl.xl
     }
   });
 });
+
+describe('CSV saved in a legacy encoding (libreoffice-windows-1252.csv, mac-roman-cr.csv; make-encodings.sh)', () => {
+  it('refuses LibreOffice\'s Windows-1252 export at the first such byte\'s file:line:col, saying what it is and how to convert it', async () => {
+    const file = join(FIXTURES, 'libreoffice-windows-1252.csv');
+    const error = await openInput({ file }).then((input) => input.open({})).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).message).toBe(`${file}:2:5 holds the byte 0xE9 ("é" in Windows-1252), which is not UTF-8: the file was saved in another encoding; save it as UTF-8 (Excel: "CSV UTF-8"; LibreOffice: character set "Unicode (UTF-8)") or convert it (iconv -f WINDOWS-1252 -t UTF-8 FILE > utf8.csv) and retry.`);
+  });
+
+  it('counts lone-CR lines in Excel\'s "CSV (Macintosh)" form and names Mac Roman, in the dry run (exit 2)', async () => {
+    const file = join(FIXTURES, 'mac-roman-cr.csv');
+    const job = join(dir, 'mac.yaml');
+    await writeFile(job, ['version: 1', 'input:', `  file: ${JSON.stringify(file)}`, ''].join('\n'));
+    const r = await runCli(['dry-run', job, '--out', join(dir, 'mac.csv')], { timeoutMs: 30_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${file}:2:5 holds the byte 0x8E ("é" in Mac Roman), which is not UTF-8`);
+    expect(r.stderr).toContain('(iconv -f MACINTOSH -t UTF-8 FILE > utf8.csv)');
+  });
+});
+
+describe('JSON written by pandas to_json in each orient (pandas-orient-*.json; make-json.py)', () => {
+  it.each([
+    ['columns', 'to_json() (orient "columns", its default, or "index")', 'holds an object, not an array of objects'],
+    ['index', 'to_json() (orient "columns", its default, or "index")', 'holds an object, not an array of objects'],
+    ['split', 'to_json(orient="split")', 'holds an object, not an array of objects'],
+    ['table', 'to_json(orient="table")', 'holds an object, not an array of objects'],
+    ['values', 'to_json(orient="values")', ': element 0 (0-based) is an array, not an object'],
+  ])('refuses orient %s naming the pandas call that wrote it and the orient to write', async (orient, call, what) => {
+    const file = join(FIXTURES, `pandas-orient-${orient}.json`);
+    const error = await openInput({ file }).then((input) => input.open({})).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).message).toBe(`${file}${what.startsWith(':') ? '' : ' '}${what}; it looks like pandas' ${call}; write it with to_json(orient="records") (a JSON array of row objects) and retry.`);
+  });
+
+  it('reads orient records as written', async () => {
+    const { columns, rows } = await readSheet(join(FIXTURES, 'pandas-orient-records.json'), '');
+    expect(columns).toEqual(['id', 'name', 'amount']);
+    expect(rows).toEqual([['1', 'Ada', '1.5'], ['2', null, '3.25']]);
+  });
+});
