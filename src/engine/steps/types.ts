@@ -55,6 +55,8 @@ interface DateColumn {
   otherOrder?: { row: number; text: string };
   /** A value reads only month-first (`12/25/2024`). */
   monthFirst?: boolean;
+  /** The first value with a fraction of a second (cut: the output has whole seconds), for the warning. */
+  fraction?: { row: number; text: string };
 }
 
 /**
@@ -83,7 +85,7 @@ function addMonthFirst(evidence: TypeEvidence, field: string, seen: 'proved' | '
 /** Adds a later part's evidence (rows counted from its first row, `rowOffset` rows after the run's first). */
 export function mergeTypeEvidence(into: TypeEvidence, part: TypeEvidence, rowOffset: number): void {
   for (const [field, seen] of part.monthFirst) addMonthFirst(into, field, seen);
-  for (const key of ['otherOrder', 'decimalComma', 'grouped'] as const) {
+  for (const key of ['otherOrder', 'decimalComma', 'grouped', 'fraction'] as const) {
     for (const [field, first] of part[key]) {
       if (!into[key].has(field)) into[key].set(field, { row: first.row + rowOffset, text: first.text });
     }
@@ -111,6 +113,9 @@ export function typeWarnings(evidence: TypeEvidence | undefined): string[] {
     const misread = grouped ? ` Row ${grouped.row}'s ${JSON.stringify(grouped.text)} was read as ${parseNumber(grouped.text)}, which is not what it means there.` : '';
     warnings.push(`Field "${field}" has numbers written with a decimal comma (row ${row}: ${JSON.stringify(text)}), which the number type does not read: such values are missing and counted as coercion failures.${misread} Write the column's numbers with a decimal point (1234.5) before the import.`);
   }
+  for (const [field, { row, text }] of evidence?.fraction ?? []) {
+    warnings.push(`Field "${field}" has times with fractions of a second (row ${row}: ${JSON.stringify(text)}), which the date_time form YYYY-MM-DDTHH:mm:ss cannot hold: they were cut to whole seconds.`);
+  }
   return warnings;
 }
 
@@ -129,6 +134,9 @@ export class SlashOrderUnknown extends Error {}
 const DECIMAL_COMMA = /^\s*[-+]?[$€£¥]?\s*(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*%?\s*$/;
 /** A number whose one kind of separator sits before groups of three (`1,234`, `1.234`): a decimal-comma file means it the other way. */
 const GROUPED = /^[-+]?\d{1,3}(?:(?:,\d{3})+|(?:\.\d{3})+)$/;
+
+/** Seconds with a fraction (`:10.987`, `:10,5`); tested only on date text longer than `YYYY-MM-DDTHH:mm:ssZ`, until a column has one. */
+const FRACTION = /:\d\d[.,]\d/;
 
 /** Whether a value read as a number may mean another one in a decimal-comma file; the first test is cheap, for the hot path. */
 function isGrouped(text: string): boolean {
@@ -231,7 +239,10 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
             out[column.index] = null;
             countEmptiedCell(ctx, { field: column.field, rule: 'date_time', origin: 'dataType', original: v, row: rowNumber, out });
             if (column.dayFirst && !column.otherOrder && typeof v === 'string' && slashDateOrder(v) === 'monthFirst') column.otherOrder = { row: rowNumber, text: v };
-          } else out[column.index] = d;
+          } else {
+            out[column.index] = d;
+            if (!column.fraction && typeof v === 'string' && v.length > 20 && FRACTION.test(v)) column.fraction = { row: rowNumber, text: v };
+          }
         }
         // category / rich_text: text unchanged; a number (only a script can put one here) becomes its text.
         for (const i of textColumns) if (typeof out[i] === 'number') out[i] = String(out[i]);
@@ -270,6 +281,7 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         }
         for (const column of dateColumns) {
           if (column.otherOrder) part.otherOrder.set(column.field, column.otherOrder);
+          if (column.fraction) part.fraction.set(column.field, column.fraction);
           if (column.dayFirst) continue;
           if (column.monthFirst) part.monthFirst.set(column.field, 'proved');
           else if (column.sawSlash) part.monthFirst.set(column.field, 'ambiguous');

@@ -33,6 +33,15 @@ describe('types step', () => {
     ]);
   });
 
+  it('says that fractions of a second were cut, naming the first value', async () => {
+    const { out, ctx } = run('at', ['2024-03-05T14:22:10Z', '2024-03-05 14:22:10.987', '2024-03-05T14:22:10,5+02:00'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [{ at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }]);
+    expect(ctx.warnings).toEqual(['Field "at" has times with fractions of a second (row 2: "2024-03-05 14:22:10.987"), which the date_time form YYYY-MM-DDTHH:mm:ss cannot hold: they were cut to whole seconds.']);
+    const whole = run('at', ['2024-03-05T14:22:10+02:00', '2024-03-05 14:22:10', 'June 12, 1998 14:05:33'], { dataTypes: { at: 'date_time' } });
+    await collectRows(whole.out);
+    expect(whole.ctx.warnings).toEqual([]);
+  });
+
   it('reads slash dates month-first when no value has a first part over 12', async () => {
     const { out } = run('at', ['03/04/2024', '12/01/2024 10:30'], { dataTypes: { at: 'date_time' } });
     await expectRows(out, [{ at: '2024-03-04T00:00:00' }, { at: '2024-12-01T10:30:00' }]);
