@@ -176,11 +176,17 @@ export interface TypeEvidence {
   decimalComma: Map<string, { row: number; text: string }>;
   /** Number fields: the first value read with a separator a decimal-comma file uses the other way (`1,234`, `1.234`). */
   grouped: Map<string, { row: number; text: string }>;
+  /** date_time fields: the first value with a fraction of a second, which the output's whole seconds cut. */
+  fraction: Map<string, { row: number; text: string }>;
+  /** date_time fields without a time-zone conversion: the first value with an explicit UTC offset, and its offset in minutes. */
+  offset: Map<string, { row: number; text: string; minutes: number }>;
+  /** Such fields: the first value whose offset differs from the first one's (both lose their offsets). */
+  otherOffset: Map<string, { row: number; text: string }>;
 }
 
 /** Evidence of no rows yet. */
 export function emptyTypeEvidence(): TypeEvidence {
-  return { monthFirst: new Map(), otherOrder: new Map(), decimalComma: new Map(), grouped: new Map() };
+  return { monthFirst: new Map(), otherOrder: new Map(), decimalComma: new Map(), grouped: new Map(), fraction: new Map(), offset: new Map(), otherOffset: new Map() };
 }
 
 /** One engine step (engine.md "Steps, in this order"). */

@@ -126,6 +126,15 @@ describe('mistakes only the data or the engine\'s rules reveal, at their line', 
     expect(r.exitCode).toBe(2);
   });
 
+  it('refuses a slash-date fill value that reads either way, which the column could read the other way', async () => {
+    await write(job('  impute:\n    created_at: {method: fill, value: "01/02/2020"}\n'));
+    for (const command of ['validate', 'dry-run']) {
+      const r = await cli([command, 'job.yaml']);
+      expect(r.stderr).toContain('job.yaml:7:32: config.impute.created_at.value: Fill value "01/02/2020" for field "created_at" reads as 2020-01-02 month-first and as 2020-02-01 day-first, and the column\'s order is known only from its values; write it as YYYY-MM-DD.');
+      expect(r.exitCode).toBe(2);
+    }
+  });
+
   it('stops a dry run at a time-zone conversion on a field inferred as text', async () => {
     await write(job('  units:\n    Tel: {from: UTC_m5, to: UTC_p0}\n', ''));
     const r = await cli(['dry-run', 'job.yaml']);

@@ -50,10 +50,17 @@ export function coerceFillValue(field: string, fillValue: unknown, type: DataTyp
   }
   const text = typeof fillValue === 'string' ? fillValue : typeof fillValue === 'object' ? JSON.stringify(fillValue) : String(fillValue);
   if (type === 'date_time') {
-    // A lone fill value has no column to decide its slash order; it proves its own, else month-first.
-    const date = normalizeDate(text, slashDateOrder(text) === 'dayFirst', zoneMinutes);
+    // A lone fill value has no column to decide its slash order; it proves its own.
+    const order = slashDateOrder(text);
+    const date = normalizeDate(text, order === 'dayFirst', zoneMinutes);
     if (date === undefined) {
       throw new UsageError(`Fill value ${shown} for field "${field}" is not a date, but the field's data type is date_time; write it as YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.`);
+    }
+    // One that reads either way (01/02/2020) is refused: the column's order (engine.md step 5) is
+    // known only from its values, and reading it month-first put 2 January into a day-first column.
+    const dayFirst = order === 'ambiguous' ? normalizeDate(text, true, zoneMinutes) : undefined;
+    if (dayFirst !== undefined && dayFirst !== date) {
+      throw new UsageError(`Fill value ${shown} for field "${field}" reads as ${date.slice(0, 10)} month-first and as ${dayFirst.slice(0, 10)} day-first, and the column's order is known only from its values; write it as YYYY-MM-DD.`);
     }
     return date;
   }

@@ -4,7 +4,7 @@
  * row may add a column.
  */
 import { AGGREGATION_METHODS, type DataType, type PivotConfig } from '../../contract/index.js';
-import { UsageError } from '../../errors.js';
+import { nameList, UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { dropCounter, tupleKey, type DropCounter } from './drop-rows.js';
@@ -122,7 +122,13 @@ export const pivot: Step = {
         }
       }
     }
-    // What `first` and the joined names leave out is said, never dropped in silence.
+    // What `first`, the joined names and the reshaping leave out is said, never dropped in silence.
+    const roles = new Set([...indexAt, ...pivotAt, ...valueAt]);
+    const leftOut = input.columns.filter((_, i) => !roles.has(i));
+    if (leftOut.length > 0) {
+      const one = leftOut.length === 1;
+      ctx.warn(`Pivot: ${one ? 'column' : 'columns'} ${nameList(leftOut.map((c) => JSON.stringify(c)))} ${one ? 'is' : 'are'} not an index, pivot or value column, so the output leaves ${one ? 'it' : 'them'} out (a column with one value per group can be added to indexColumns).`);
+    }
     if (repeated) {
       ctx.warn(`Pivot: ${repeated.rows} ${repeated.rows === 1 ? 'row repeats' : 'rows repeat'} an index and pivot value already seen (the first at row ${repeated.firstRow}); aggregation first kept the first row's values and left theirs out.`);
     }

@@ -165,6 +165,9 @@ function unicodeTitleCase(text: string): string {
   return out;
 }
 
+/** A letter of Unicode's titlecase category (`ǅ`, `ᾈ`). */
+const TITLECASE_LETTER = /^\p{Lt}$/u;
+
 /**
  * Inverts the case of each letter, as Python's `str.swapcase`, with its final sigma: a `Σ` after a
  * cased letter and not before one becomes `ς` (`ΟΔΟΣ` -> `οδος`), as lowering the whole text does.
@@ -177,18 +180,24 @@ export function swapCase(text: string): string {
     if (cp === 0x3a3) out += lowerSigma(text, i);
     else {
       const lower = ch.toLowerCase();
-      out += lower !== ch ? lower : ch.toUpperCase();
+      // A titlecase letter (`ǅ`) is neither upper nor lower case, so Python leaves it as it is.
+      out += lower === ch ? ch.toUpperCase() : ch.toUpperCase() !== ch && TITLECASE_LETTER.test(ch) ? ch : lower;
     }
     i += ch.length;
   }
   return out;
 }
 
-/** First character upper case, the rest lower case, as Python's `str.capitalize`. */
+/**
+ * First character upper case, the rest lower case (engine.md), as Python's `str.capitalize` but
+ * for the first character, which engine.md puts in upper case (`ß` -> `SS`) and Python in title
+ * case. The rest is lowered in its place in the text, so a final sigma stays one (`ΑΣ` -> `Ας`).
+ */
 export function capitalize(text: string): string {
   if (text === '') return text;
   const first = String.fromCodePoint(text.codePointAt(0) as number);
-  return first.toUpperCase() + text.slice(first.length).toLowerCase();
+  // The first character's lower case needs no context (a sigma at the start is never final).
+  return first.toUpperCase() + text.toLowerCase().slice(first.toLowerCase().length);
 }
 
 /** The function applying a casing to text. */

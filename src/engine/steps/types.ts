@@ -55,6 +55,11 @@ interface DateColumn {
   otherOrder?: { row: number; text: string };
   /** A value reads only month-first (`12/25/2024`). */
   monthFirst?: boolean;
+  /** The first value with a fraction of a second (cut: the output has whole seconds), for the warning. */
+  fraction?: { row: number; text: string };
+  /** Without a time-zone conversion: the first value with a UTC offset, then the first with another one. */
+  offset?: { row: number; text: string; minutes: number };
+  otherOffset?: { row: number; text: string };
 }
 
 /**
@@ -83,10 +88,20 @@ function addMonthFirst(evidence: TypeEvidence, field: string, seen: 'proved' | '
 /** Adds a later part's evidence (rows counted from its first row, `rowOffset` rows after the run's first). */
 export function mergeTypeEvidence(into: TypeEvidence, part: TypeEvidence, rowOffset: number): void {
   for (const [field, seen] of part.monthFirst) addMonthFirst(into, field, seen);
-  for (const key of ['otherOrder', 'decimalComma', 'grouped'] as const) {
+  for (const key of ['otherOrder', 'decimalComma', 'grouped', 'fraction'] as const) {
     for (const [field, first] of part[key]) {
       if (!into[key].has(field)) into[key].set(field, { row: first.row + rowOffset, text: first.text });
     }
+  }
+  // The first offset, then the first other one: two parts may each hold one, different from each other's.
+  for (const [field, first] of part.offset) {
+    const seen = into.offset.get(field);
+    const other = seen && seen.minutes !== first.minutes ? first : seen ? part.otherOffset.get(field) : undefined;
+    if (!seen) {
+      into.offset.set(field, { ...first, row: first.row + rowOffset });
+      const own = part.otherOffset.get(field);
+      if (own) into.otherOffset.set(field, { row: own.row + rowOffset, text: own.text });
+    } else if (other && !into.otherOffset.has(field)) into.otherOffset.set(field, { row: other.row + rowOffset, text: other.text });
   }
 }
 
@@ -111,6 +126,13 @@ export function typeWarnings(evidence: TypeEvidence | undefined): string[] {
     const misread = grouped ? ` Row ${grouped.row}'s ${JSON.stringify(grouped.text)} was read as ${parseNumber(grouped.text)}, which is not what it means there.` : '';
     warnings.push(`Field "${field}" has numbers written with a decimal comma (row ${row}: ${JSON.stringify(text)}), which the number type does not read: such values are missing and counted as coercion failures.${misread} Write the column's numbers with a decimal point (1234.5) before the import.`);
   }
+  for (const [field, { row, text }] of evidence?.otherOffset ?? []) {
+    const first = evidence!.offset.get(field)!;
+    warnings.push(`Field "${field}" has times with different UTC offsets (row ${first.row}: ${JSON.stringify(first.text)}, row ${row}: ${JSON.stringify(text)}) and no time-zone conversion, so each keeps its wall time as written and its offset is lost: times hours apart may read as equal. Set its units (from, to) to move them into one zone.`);
+  }
+  for (const [field, { row, text }] of evidence?.fraction ?? []) {
+    warnings.push(`Field "${field}" has times with fractions of a second (row ${row}: ${JSON.stringify(text)}), which the date_time form YYYY-MM-DDTHH:mm:ss cannot hold: they were cut to whole seconds.`);
+  }
   return warnings;
 }
 
@@ -129,6 +151,26 @@ export class SlashOrderUnknown extends Error {}
 const DECIMAL_COMMA = /^\s*[-+]?[$€£¥]?\s*(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*%?\s*$/;
 /** A number whose one kind of separator sits before groups of three (`1,234`, `1.234`): a decimal-comma file means it the other way. */
 const GROUPED = /^[-+]?\d{1,3}(?:(?:,\d{3})+|(?:\.\d{3})+)$/;
+
+/** Seconds with a fraction (`:10.987`, `:10,5`); tested only on date text longer than `YYYY-MM-DDTHH:mm:ssZ`, until a column has one. */
+const FRACTION = /:\d\d[.,]\d/;
+
+/** An explicit UTC offset ending date text (`Z`, `+02:00`, `-0530`, `+01`). */
+const OFFSET = /(?:[zZ]|([+-])(\d\d):?(\d\d)?)$/;
+
+/**
+ * The UTC offset in minutes of date text that parsed, or undefined without one. Only text of 19
+ * characters or more can hold one after a time; of those, 19 characters only as `YYYY-MM-DDTHH:mm±hh`,
+ * so the usual `YYYY-MM-DD HH:mm:ss` costs one comparison.
+ */
+function offsetMinutes(text: string): number | undefined {
+  const n = text.length;
+  if (n < 19 || (n === 19 && text.charCodeAt(16) !== 43 && text.charCodeAt(16) !== 45)) return undefined;
+  const m = OFFSET.exec(text);
+  if (!m) return undefined;
+  if (m[1] === undefined) return 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
 
 /** Whether a value read as a number may mean another one in a decimal-comma file; the first test is cheap, for the hot path. */
 function isGrouped(text: string): boolean {
@@ -231,7 +273,18 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
             out[column.index] = null;
             countEmptiedCell(ctx, { field: column.field, rule: 'date_time', origin: 'dataType', original: v, row: rowNumber, out });
             if (column.dayFirst && !column.otherOrder && typeof v === 'string' && slashDateOrder(v) === 'monthFirst') column.otherOrder = { row: rowNumber, text: v };
-          } else out[column.index] = d;
+          } else {
+            out[column.index] = d;
+            if (typeof v !== 'string') continue;
+            if (!column.fraction && v.length > 20 && FRACTION.test(v)) column.fraction = { row: rowNumber, text: v };
+            // Without a conversion offsets are dropped (engine.md step 5): two different ones lose the times' order.
+            if (column.zoneMinutes === undefined && !column.otherOffset) {
+              const minutes = offsetMinutes(v);
+              if (minutes === undefined) continue;
+              if (!column.offset) column.offset = { row: rowNumber, text: v, minutes };
+              else if (column.offset.minutes !== minutes) column.otherOffset = { row: rowNumber, text: v };
+            }
+          }
         }
         // category / rich_text: text unchanged; a number (only a script can put one here) becomes its text.
         for (const i of textColumns) if (typeof out[i] === 'number') out[i] = String(out[i]);
@@ -270,6 +323,9 @@ export function typesStep(orders?: SlashOrders, options: { holdRows?: number } =
         }
         for (const column of dateColumns) {
           if (column.otherOrder) part.otherOrder.set(column.field, column.otherOrder);
+          if (column.fraction) part.fraction.set(column.field, column.fraction);
+          if (column.offset) part.offset.set(column.field, column.offset);
+          if (column.otherOffset) part.otherOffset.set(column.field, column.otherOffset);
           if (column.dayFirst) continue;
           if (column.monthFirst) part.monthFirst.set(column.field, 'proved');
           else if (column.sawSlash) part.monthFirst.set(column.field, 'ambiguous');

@@ -33,6 +33,15 @@ describe('impute step', () => {
     expect(() => impute.check!(config, ['qty'], makeContext())).toThrow('Fill value "many" for field "qty" is not a number, but the field\'s data type is number.');
   });
 
+  it('refuses a slash-date fill value that reads both as month-first and as day-first, and reads one that does not', async () => {
+    const fill = (fillValue: string) => makeConfig({ dataTypes: { at: 'date_time' }, impute: { at: { imputeMethod: 'fill', imputeMethodConfig: { fillValue } } } });
+    expect(() => impute.check!(fill('01/02/2020'), ['at'], makeContext())).toThrow('Fill value "01/02/2020" for field "at" reads as 2020-01-02 month-first and as 2020-02-01 day-first, and the column\'s order is known only from its values; write it as YYYY-MM-DD.');
+    for (const [value, date] of [['25/12/2020', '2020-12-25T00:00:00'], ['12/25/2020', '2020-12-25T00:00:00'], ['03/03/2020 10:00', '2020-03-03T10:00:00']]) {
+      const { out } = run(['at'], [[null]], { dataTypes: { at: 'date_time' }, impute: { at: { imputeMethod: 'fill', imputeMethodConfig: { fillValue: value } } } }, ['date_time']);
+      await expectRows(out, [{ at: date }]);
+    }
+  });
+
   it('refuses a number fill value whose digits a double would round, naming what it would become', () => {
     const config = makeConfig({ dataTypes: { id: 'number' }, impute: { id: { imputeMethod: 'fill', imputeMethodConfig: { fillValue: '9007199254740993' } } } });
     expect(() => impute.check!(config, ['id'], makeContext())).toThrow('Fill value "9007199254740993" for field "id" would become 9007199254740992 in a number field');

@@ -50,6 +50,19 @@ describe('pivot step', () => {
     ]);
   });
 
+  it('says which columns the pivoted output leaves out', async () => {
+    const { out, ctx } = run(pivotConfig(['store'], ['month'], ['sales']));
+    await expectRows(out, [
+      { store: 'A', Jan: 10, Feb: 20, Mar: null },
+      { store: 'B', Jan: 30, Feb: null, Mar: null },
+      { store: 'C', Jan: null, Feb: null, Mar: 40 },
+    ]);
+    expect(ctx.warnings).toContain('Pivot: column "units" is not an index, pivot or value column, so the output leaves it out (a column with one value per group can be added to indexColumns).');
+    const all = run(pivotConfig(['store'], ['month'], ['sales', 'units']));
+    await all.out;
+    expect(all.ctx.warnings.filter((w) => w.includes('leaves'))).toEqual([]);
+  });
+
   it('joins several pivot columns with _', async () => {
     const input = makeTable(['id', 'kind', 'year', 'v'], [['1', 'a', '2023', 'x'], ['1', 'b', '2024', 'y'], ['2', 'a', '2023', 'z']]);
     const { out } = run(pivotConfig(['id'], ['kind', 'year'], ['v']), input);

@@ -85,4 +85,16 @@ describe('casing functions', () => {
     expect(capitalize('')).toBe('');
     expect(capitalize('ÉCOLE')).toBe('École');
   });
+
+  it('keep a final sigma when capitalizing and a titlecase letter when swapping, as Python does', () => {
+    // Python 3.11: 'ΑΣ1'.capitalize() == 'Ας1', 'aΣ b'.capitalize() == 'Aς b', 'ǅ'.swapcase() == 'ǅ'.
+    expect(capitalize('ΑΣ1')).toBe('Ας1');
+    expect(capitalize('aΣ b')).toBe('Aς b');
+    expect(capitalize('ΟΔΟΣ ΟΔΟΣ')).toBe('Οδος οδος');
+    // engine.md puts the first character in upper case, where Python uses its title case ('Ss').
+    expect(capitalize('ßig')).toBe('SSig');
+    expect(capitalize('İSTANBUL')).toBe('İstanbul');
+    expect(swapCase('ǅungla')).toBe('ǅUNGLA');
+    expect(swapCase('ᾈ ᾀ')).toBe('ᾈ ἈΙ');
+  });
 });

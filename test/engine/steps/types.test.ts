@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { types, typesStep } from '../../../src/engine/steps/types.js';
+import { mergeTypeEvidence, types, typesStep, typeWarnings } from '../../../src/engine/steps/types.js';
+import { emptyTypeEvidence } from '../../../src/engine/types.js';
 import type { EngineConfig, Table } from '../../../src/engine/types.js';
 import { collectRows, expectRows, makeConfig, makeContext, makeTable, type TableOptions } from '../../support/rows.js';
 
@@ -31,6 +32,39 @@ describe('types step', () => {
     await expectRows(out, [
       { at: '2024-03-05T00:00:00' }, { at: '2024-03-05T14:22:00' }, { at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }, { at: '2024-03-05T08:00:00' },
     ]);
+  });
+
+  it('says that fractions of a second were cut, naming the first value', async () => {
+    const { out, ctx } = run('at', ['2024-03-05T14:22:10Z', '2024-03-05 14:22:10.987', '2024-03-05T14:22:10,5Z'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [{ at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }, { at: '2024-03-05T14:22:10' }]);
+    expect(ctx.warnings).toEqual(['Field "at" has times with fractions of a second (row 2: "2024-03-05 14:22:10.987"), which the date_time form YYYY-MM-DDTHH:mm:ss cannot hold: they were cut to whole seconds.']);
+    const whole = run('at', ['2024-03-05T14:22:10+02:00', '2024-03-05 14:22:10', 'June 12, 1998 14:05:33'], { dataTypes: { at: 'date_time' } });
+    await collectRows(whole.out);
+    expect(whole.ctx.warnings).toEqual([]);
+  });
+
+  it('says that times with different UTC offsets and no time-zone conversion lost their offsets', async () => {
+    const { out, ctx } = run('at', ['2024-03-05 14:00:00', '2024-03-05T14:00:00Z', '2024-03-05T16:00:00+00:00', '2024-03-05T14:00+02', '2024-03-05T14:00:00-05:00'], { dataTypes: { at: 'date_time' } });
+    await expectRows(out, [{ at: '2024-03-05T14:00:00' }, { at: '2024-03-05T14:00:00' }, { at: '2024-03-05T16:00:00' }, { at: '2024-03-05T14:00:00' }, { at: '2024-03-05T14:00:00' }]);
+    expect(ctx.warnings).toEqual(['Field "at" has times with different UTC offsets (row 2: "2024-03-05T14:00:00Z", row 4: "2024-03-05T14:00+02") and no time-zone conversion, so each keeps its wall time as written and its offset is lost: times hours apart may read as equal. Set its units (from, to) to move them into one zone.']);
+    // One offset throughout (an export in UTC), or a conversion, which moves each into one zone: nothing is lost.
+    for (const extra of [{}, { units: { at: { from: 'UTC_p0', to: 'UTC_p1' } } }]) {
+      const values = extra.units ? ['2024-03-05T14:00:00Z', '2024-03-05T14:00:00+02:00'] : ['2024-03-05T14:00:00Z', '2024-03-05T15:00:00+00:00', '2024-03-05 14:00'];
+      const one = run('at', values, { dataTypes: { at: 'date_time' }, ...extra });
+      await collectRows(one.out);
+      expect(one.ctx.warnings).toEqual([]);
+    }
+  });
+
+  it('finds different UTC offsets held by two parts of a two-thread run, one in each', () => {
+    const run = emptyTypeEvidence();
+    const first = emptyTypeEvidence();
+    first.offset.set('at', { row: 3, text: '2024-03-05T14:00:00+02:00', minutes: 120 });
+    const second = emptyTypeEvidence();
+    second.offset.set('at', { row: 5, text: '2024-03-05T14:00:00Z', minutes: 0 });
+    mergeTypeEvidence(run, first, 0);
+    mergeTypeEvidence(run, second, 100);
+    expect(typeWarnings(run)).toEqual(['Field "at" has times with different UTC offsets (row 3: "2024-03-05T14:00:00+02:00", row 105: "2024-03-05T14:00:00Z") and no time-zone conversion, so each keeps its wall time as written and its offset is lost: times hours apart may read as equal. Set its units (from, to) to move them into one zone.']);
   });
 
   it('reads slash dates month-first when no value has a first part over 12', async () => {
