@@ -244,6 +244,7 @@ export function formatPlan(plan: Plan, job: JobFile): string {
     for (const d of r.dropped) if (d.count) lines.push(`  dropped by ${d.rule}: ${d.count}`);
     for (const [field, n] of Object.entries(r.filled)) if (n) lines.push(`  filled in ${field}: ${n}`);
     for (const [field, n] of Object.entries(r.coercionFailures)) if (n) lines.push(`  not a valid ${field} (now missing): ${n}`);
+    for (const c of r.converted) if (c.count) lines.push(`  converted ${c.rule} in ${c.field}: ${c.count}`);
     if (plan.firstRejects?.length) {
       lines.push(`  first rejected (all with \`import dry-run ${basename(job.path)} --rejects rejects.csv\`):`);
       for (const x of plan.firstRejects) lines.push(`    ${formatReject(x)}`);

@@ -68,6 +68,7 @@ ${mappingSection(data.mapping)}
 ${rowsSection(r, data.rejectsFile)}
 ${fieldsSection(data.profile)}
 ${cellsSection(r)}
+${conversionsSection(r)}
 ${textSection(r)}
 </main></body></html>
 `;
@@ -136,6 +137,14 @@ function cellsSection(r: Report): string {
   return `<h2>Fills and coercion failures</h2>
 <table><thead><tr><th>Field</th><th>Filled (impute)</th><th>Emptied (not a valid value of the type)</th></tr></thead><tbody>
 ${fields.map((f) => `<tr><td>${esc(f)}</td><td class="num">${fmt(r.filled[f] ?? 0)}</td><td class="num">${fmt(r.coercionFailures[f] ?? 0)}</td></tr>`).join('\n')}
+</tbody></table>`;
+}
+
+function conversionsSection(r: Report): string {
+  if (r.converted.length === 0) return '';
+  return `<h2>Unit conversions</h2>
+<table><thead><tr><th>Field</th><th>Conversion</th><th>Values changed</th></tr></thead><tbody>
+${r.converted.map((c) => `<tr><td>${esc(c.field)}</td><td><code>${esc(c.rule)}</code></td><td class="num">${fmt(c.count)}</td></tr>`).join('\n')}
 </tbody></table>`;
 }
 

@@ -43,6 +43,9 @@ export interface DropCount { rule: string; count: number; firstRows: number[] }
 /** One text rule that changed cells, for the report, with the first few changes (before and after). */
 export interface TextChangeCount { rule: string; field: string; count: number; examples: { before: string; after: string | null }[] }
 
+/** Values a unit conversion changed in a field (`rule`: `UTC_m5 -> UTC_p0`, `km -> mi`). */
+export interface ConversionCount { rule: string; field: string; count: number }
+
 /** How many before/after examples the report keeps per text rule. */
 export const REPORT_TEXT_EXAMPLES = 3;
 
@@ -69,6 +72,8 @@ export interface Report {
   /** field -> values that failed type coercion (became missing). */
   coercionFailures: Record<string, number>;
   textChanges: TextChangeCount[];
+  /** Values each unit conversion changed (every value it moved to another zone or unit). */
+  converted: ConversionCount[];
   warnings: string[];
 }
 
@@ -77,7 +82,7 @@ export const REPORT_FIRST_ROWS = 5;
 
 /** A new, empty report. */
 export function emptyReport(): Report {
-  return { rowsIn: 0, rowsOut: 0, rowsRepaired: 0, dropped: [], filled: {}, coercionFailures: {}, textChanges: [], warnings: [] };
+  return { rowsIn: 0, rowsOut: 0, rowsRepaired: 0, dropped: [], filled: {}, coercionFailures: {}, textChanges: [], converted: [], warnings: [] };
 }
 
 /**

@@ -20,6 +20,8 @@ describe('import dry-run on the bundled examples', () => {
     const dir = await exampleCopy('customers');
     const r = await runCli(['dry-run', join(dir, 'job.yaml')]);
     expect(r.stderr).toContain('Wrote');
+    // Every step that changes data says so: the time-zone shift too (all 8 rows, before the drops).
+    expect(r.stderr).toContain('\nConverted UTC_m5 -> UTC_p0 in created_at: 8\n');
     expect(r.exitCode).toBe(0);
     const out = await readFile(join(dir, 'job.out.csv'), 'utf8');
     expect(out).toBe([
@@ -45,6 +47,7 @@ describe('import dry-run on the bundled examples', () => {
     expect(body.runWebhook.dataTypes.amount).toBe('number');
     expect(body.report.rowsIn).toBe(8);
     expect(body.report.rowsOut).toBe(5);
+    expect(body.report.converted).toEqual([{ rule: 'UTC_m5 -> UTC_p0', field: 'created_at', count: 8 }]);
   });
 
   it('pivots the store metrics, keeping the first of duplicates', async () => {

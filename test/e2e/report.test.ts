@@ -73,7 +73,7 @@ describe('dry-run --report', () => {
       expect(errors).toEqual([]);
       expect(requests).toEqual([url]);
       expect(await page.locator('h1').innerText()).toBe('Dry run of job.yaml');
-      expect(await page.locator('h2').allInnerTexts()).toEqual(['Mapping', 'Rows', 'Fields', 'Fills and coercion failures', 'Text rules']);
+      expect(await page.locator('h2').allInnerTexts()).toEqual(['Mapping', 'Rows', 'Fields', 'Fills and coercion failures', 'Unit conversions', 'Text rules']);
       const cards = await page.locator('.card').allInnerTexts();
       expect(cards.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual(['8 rows in', '5 rows out', '3 rows dropped', '2 cells filled', '1 cell emptied (not the type)']);
       const mapping = await page.locator('table').first().locator('tbody tr').allInnerTexts();
@@ -85,6 +85,8 @@ describe('dry-run --report', () => {
       expect(rows.map((row) => row.replace(/\s+/g, ' ').trim())).toEqual([
         'Rows in 8', 'Dropped by missingValues: id (preset) rows 6 1', 'Dropped by duplicateValues: id rows 4 1', 'Dropped by missingValues: email rows 3 1', 'Rows out 5',
       ]);
+      const conversions = await page.locator('h2:text("Unit conversions") + table tbody tr').allInnerTexts();
+      expect(conversions.map((row) => row.replace(/\s+/g, ' ').trim())).toEqual(['created_at UTC_m5 -> UTC_p0 8']);
       const text = await page.locator('h2:text("Text rules") + table tbody tr').allInnerTexts();
       expect(text[0]).toMatch(/^phone\s+regex \[\^0-9\+\]\s+6\s+"\(555\) 123-4567" → "5551234567"/);
     } finally {

@@ -231,6 +231,7 @@ export function formatReport(report: Report): string {
   }
   for (const [field, n] of Object.entries(report.filled)) lines.push(`Filled in ${field}: ${n}`);
   for (const [field, n] of Object.entries(report.coercionFailures)) lines.push(`Not a valid value for the type of ${field} (now missing): ${n}`);
+  for (const c of report.converted) lines.push(`Converted ${c.rule} in ${c.field}: ${c.count}`);
   for (const t of report.textChanges) lines.push(`Changed by ${t.rule} in ${t.field}: ${t.count}`);
   return lines.join('\n');
 }

@@ -488,6 +488,11 @@ function mergeReports(report: Report, done: PartDone[]): void {
       into.count += entry.count;
       for (const example of entry.examples) if (into.examples.length < REPORT_TEXT_EXAMPLES) into.examples.push(example);
     });
+    part.converted.forEach((entry, j) => {
+      const into = report.converted[j];
+      if (!into || into.rule !== entry.rule || into.field !== entry.field) throw new ParallelFallback(`Report entries differ: ${entry.rule}`);
+      into.count += entry.count;
+    });
     offset += rows;
   }
 }

@@ -198,14 +198,22 @@ export const units: Step = {
   apply(input, config, ctx) {
     const conversions = plan(input, config, ctx);
     if (conversions.length === 0) return input;
+    // Every step that changes data says so: the values each conversion changed, in the report.
+    const counts = conversions.map((c) => ({ rule: c.rule, field: c.field, count: 0 }));
+    ctx.report.converted.push(...counts);
     const convertBatch = (batch: Batch): Batch => {
       const inPlace = ownsRows(batch, ctx);
       const rows = batch.rows.map((row, r) => {
         const out = inPlace ? row : row.slice();
-        for (const c of conversions) {
+        for (let k = 0; k < conversions.length; k++) {
+          const c = conversions[k];
           const value = out[c.index];
           const converted = convertValue(value, c);
-          if (converted !== undefined) { out[c.index] = converted; continue; }
+          if (converted !== undefined) {
+            if (converted !== value) counts[k].count++;
+            out[c.index] = converted;
+            continue;
+          }
           out[c.index] = null;
           countEmptiedCell(ctx, { field: c.field, rule: c.rule, origin: 'units', original: value, row: batch.rowNumbers[r], out });
         }
