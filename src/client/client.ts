@@ -381,7 +381,9 @@ export class ImportClient {
     }
     const retryAfter = header(answer.headers, 'retry-after');
     const wait = isRetryableStatus(status) && o.retry && retryAfter ? `; the service asks to retry after ${retryAfter}` : '';
-    throw new ApiError(`The service answered ${where} with ${statusText}${said}${wait}.`, status, service);
+    // A server error or a gateway's (500, 502, 504) may come after the service acted on the call.
+    const mayHaveActed = o.unanswered !== undefined && (status === 500 || status === 502 || status === 504) ? `; ${this.redact(o.unanswered)}` : '';
+    throw new ApiError(`The service answered ${where} with ${statusText}${said}${wait}${mayHaveActed}.`, status, service);
   }
 
   private verbose(line: string): void {

@@ -91,6 +91,15 @@ describe('import start', () => {
     const res = await cli(['start', '--file', 'customers.csv']);
     expect(res.exitCode).toBe(1);
     expect(res.stderr).toContain('try later');
+    expect(res.stderr).not.toContain('may have been created');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('says after a 502 from a gateway that a job may have been created, since the service may have taken the call', async () => {
+    server.on('POST /start', { status: 502, body: 'upstream timed out', headers: { 'content-type': 'text/plain' } });
+    const res = await cli(['start', '--file', 'customers.csv']);
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toBe(`error: The service answered POST ${server.url}/public/client-side/v1/start with 502 Bad Gateway: upstream timed out; a job may have been created on the service though its id never came back, so look for it there before starting again, which would create a second job.\n`);
     expect(server.requests).toHaveLength(1);
   });
 
