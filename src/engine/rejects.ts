@@ -9,7 +9,7 @@ import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import { orderedObject } from '../contract/json.js';
 import { eachBatch, type Row, type Table, type Value } from './types.js';
 import { uniqueNames } from './read/csv.js';
-import { csvField, csvFixWarnings, csvLine, loneSurrogates, newFixes } from './write/csv.js';
+import { csvField, csvFixWarnings, csvLine, loneSurrogates, newFixes, nulBytes } from './write/csv.js';
 import { writeAtomic } from './write/atomic.js';
 import { writeAll } from './write/fd.js';
 
@@ -161,6 +161,7 @@ export async function openRejectsFile(path: string, format: 'csv' | 'jsonl'): Pr
   const flush = () => {
     if (chunk === '') return;
     const bytes = Buffer.from(chunk, 'utf8');
+    if (format === 'csv') fixes.nul += nulBytes(bytes);
     writeAll(fd, bytes, position);
     position += bytes.length;
     chunk = '';

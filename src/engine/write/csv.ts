@@ -47,13 +47,15 @@ export interface OutputFixes {
   cut: number;
   /** date_time values before 1900-03-01 written as text. */
   early: number;
+  /** NUL characters (U+0000) a CSV file holds as they are (see nulWarning); counted on the bytes written, not per row. */
+  nul: number;
   /** When set, receives `[row index in batch, replaced, cut, early]` for each row that had fixes. */
   rows?: number[];
 }
 
 /** Fresh counters; `perRow` also records which rows had fixes (a parallel run's workers). */
 export function newFixes(perRow = false): OutputFixes {
-  return { replaced: 0, cut: 0, early: 0, rows: perRow ? [] : undefined };
+  return { replaced: 0, cut: 0, early: 0, nul: 0, rows: perRow ? [] : undefined };
 }
 
 /** Which file a warning about replaced characters is about. */
@@ -64,9 +66,32 @@ export function replacedWarning(file: FixedFile, count: number, cannotHold: stri
   return `${file}: ${count} character(s) that ${cannotHold} were replaced with U+FFFD.`;
 }
 
-/** The report's warnings for what a CSV writer changed (none when nothing was): the output's, or `file`'s. */
+/**
+ * The report's warnings for what a CSV writer changed (none when nothing was): the output's, or
+ * `file`'s; and for NUL characters it kept, which CSV holds but pandas' default reader does not.
+ */
 export function csvFixWarnings(fixes: OutputFixes, file: FixedFile = 'CSV output'): string[] {
-  return fixes.replaced ? [replacedWarning(file, fixes.replaced, 'UTF-8 cannot hold (unpaired surrogates)')] : [];
+  const warnings = fixes.replaced ? [replacedWarning(file, fixes.replaced, 'UTF-8 cannot hold (unpaired surrogates)')] : [];
+  if (fixes.nul) warnings.push(nulWarning(file, fixes.nul));
+  return warnings;
+}
+
+/**
+ * The warning for NUL characters (U+0000) in a CSV file (a JSON input's `\u0000`, a text rule's or
+ * a fill's). CSV holds them and the csv module, Excel and LibreOffice read them back, so they are
+ * kept; but pandas' read_csv (its default C parser, quoted or not) ends the value at one: `a<NUL>b`
+ * reads as `a`, a lone NUL as missing. Said, not changed: the data stays as the job made it.
+ */
+export function nulWarning(file: FixedFile, count: number): string {
+  return `${file}: ${count} NUL character(s) (U+0000) were written as they are; pandas' read_csv ends a value at one ("a<NUL>b" reads as "a"), so read it with engine="python", or remove them with a text rule (regexReplacement "\\x00": "").`;
+}
+
+/** How many NUL bytes `bytes` holds (in UTF-8 only U+0000 makes one): a memchr per written chunk, no work per cell. */
+export function nulBytes(bytes: Uint8Array): number {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let count = 0;
+  for (let at = view.indexOf(0); at !== -1; at = view.indexOf(0, at + 1)) count++;
+  return count;
 }
 
 /** How many unpaired surrogates `text` holds (each becomes U+FFFD in UTF-8). */
@@ -347,20 +372,25 @@ async function writePreformatted(table: PreformattedTable, path: string, warn: (
   const fd = openSync(path, 'w');
   const out = Buffer.allocUnsafeSlow(WRITE_CHUNK);
   let used = 0;
+  const fixes = table.sheetFixes ?? newFixes();
+  // NULs are counted on the bytes written: only the rows that stay, whichever thread formatted them.
+  const write = (bytes: Uint8Array) => {
+    fixes.nul += nulBytes(bytes);
+    writeAll(fd, bytes);
+  };
   const flush = () => {
-    writeAll(fd, out.subarray(0, used));
+    write(out.subarray(0, used));
     used = 0;
   };
   let rows = 0;
   try {
-    writeAll(fd, Buffer.from(csvHeader(table.columns)));
-    const fixes = table.sheetFixes ?? newFixes();
+    write(Buffer.from(csvHeader(table.columns)));
     fixes.replaced += headerFixes(table.columns);
     for await (const batch of table.batches) {
       rows += batch.rowNumbers.length;
       for (const piece of (batch as PreformattedBatch)[PREFORMATTED]) {
         if (used + piece.length > out.length) flush();
-        if (piece.length > out.length) writeAll(fd, piece);
+        if (piece.length > out.length) write(piece);
         else {
           out.set(piece, used);
           used += piece.length;
@@ -395,12 +425,16 @@ export async function writeCsv(table: Table, path: string, warn: (message: strin
   const format = rowFormat(table.columns);
   format.fixes.replaced += headerFixes(table.columns);
   let rows = 0;
+  const write = (bytes: Uint8Array) => {
+    format.fixes.nul += nulBytes(bytes);
+    writeAll(fd, bytes);
+  };
   const flush = () => {
-    writeAll(fd, encoder.buffer.subarray(0, encoder.length));
+    write(encoder.buffer.subarray(0, encoder.length));
     encoder.length = 0;
   };
   try {
-    writeAll(fd, Buffer.from(csvHeader(table.columns)));
+    write(Buffer.from(csvHeader(table.columns)));
     for await (const batch of table.batches) {
       rows += batch.rows.length;
       encoder.addRows(batch.rows, format);

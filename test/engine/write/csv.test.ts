@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { csvField, writeTable } from '../../../src/engine/write/index.js';
 import { CsvEncoder, csvHeader, csvLine, loneSurrogates, newFixes, rowFormat } from '../../../src/engine/write/csv.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Batch, Row, Table } from '../../../src/engine/types.js';
+import { findPython, noPythonReason } from '../../support/python.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -185,6 +187,34 @@ describe('CSV writer', () => {
     const none: string[] = [];
     await writeTable(table(['a'], [['😀 é']]), path, 'csv', (m) => none.push(m));
     expect(none).toEqual([]);
+  });
+
+  it('keeps NUL characters, which pandas\' read_csv ends a value at, and warns with their number', async (context) => {
+    const path = join(dir, 'nul.csv');
+    const long = 'x'.repeat(60);
+    const rows: Row[] = [['a\0b', 'ok'], ['\0', `${long}\0`], ['é\0', 'plain']];
+    const warnings: string[] = [];
+    await writeTable(table(['id', 'v'], rows), path, 'csv', (m) => warnings.push(m));
+    expect(warnings).toEqual([
+      'CSV output: 4 NUL character(s) (U+0000) were written as they are; pandas\' read_csv ends a value at one ("a<NUL>b" reads as "a"), so read it with engine="python", or remove them with a text rule (regexReplacement "\\x00": "").',
+    ]);
+    expect(await readFile(path, 'utf8')).toBe(`id,v\na\0b,ok\n\0,${long}\0\né\0,plain\n`);
+    const none: string[] = [];
+    await writeTable(table(['a'], [['😀 é']]), path, 'csv', (m) => none.push(m));
+    expect(none).toEqual([]);
+    // Why the warning: the csv module reads the values back, pandas' default parser cuts them.
+    await writeTable(table(['id', 'v'], rows), path, 'csv');
+    const python = findPython(['pandas']);
+    if (!python) return context.skip(noPythonReason(['pandas'], 'python3-pandas'));
+    const script = 'import csv, json, sys, pandas as pd\n'
+      + 'rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))\n'
+      + 'frame = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False)\n'
+      + 'print(json.dumps([rows, frame.values.tolist()]))';
+    const r = spawnSync(python, ['-c', script, path], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const [csvRows, frame] = JSON.parse(r.stdout) as string[][][];
+    expect(csvRows).toEqual([['id', 'v'], ...rows]);
+    expect(frame[0][0]).toBe('a');
   });
 
   it('quotes a first column name starting with U+FEFF, so the file never begins with a BOM', async () => {
