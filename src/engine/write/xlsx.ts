@@ -266,7 +266,8 @@ export class SheetEncoder extends ByteBuffer {
             if (seconds === seconds) fixes.early++; // a valid date (not NaN), too early for Excel
             text = v;
           }
-        } else if (kind !== NUMBER || !DECIMAL.test(v)) {
+        } else if (kind !== NUMBER || !DECIMAL.test(v) || !Number.isFinite(Number(v))) {
+          // Text unless a decimal number a double holds (`1e400` stays text, never a cell of "Infinity").
           text = v;
         }
         const room = CELL_ROOM + (text === undefined ? 0 : ESCAPED_PER_UNIT * Math.min(text.length, MAX_TEXT));

@@ -103,6 +103,16 @@ async function writeColumn(name: string, values: Row[], type: DataType | undefin
   return { sheet: wb.getWorksheet('data')!, warnings };
 }
 
+describe('XLSX writer, text in a number column (a script\'s output)', () => {
+  it('writes a decimal a double holds as a number cell, and one past a double\'s range as the text it is', async () => {
+    const { sheet } = await writeColumn('script-numbers.xlsx', [['12.5'], ['1e400'], ['-1e-3']], 'number');
+    expect(sheet.getCell('A2').value).toBe(12.5);
+    expect(sheet.getCell('A3').value).toBe('1e400');
+    expect(sheet.getCell('A3').type).toBe(ExcelJS.ValueType.String);
+    expect(sheet.getCell('A4').value).toBe(-0.001);
+  });
+});
+
 describe('XLSX writer, what XML and Excel cannot hold', () => {
   it('replaces characters XML 1.0 cannot hold with U+FFFD and says how many', async () => {
     const { sheet, warnings } = await writeColumn('control.xlsx', [['a\x00b\x07c'], ['x\ud800y'], ['\ufffe'], ['fine\ttab\nline']], 'rich_text');
