@@ -5,7 +5,7 @@
  * comment alignment, line folding) and would rewrite lines nobody touched.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, visit, type Alias, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic } from '../engine/write/atomic.js';
 import { UsageError } from '../errors.js';
 import { substituteEnv } from './env.js';
@@ -112,7 +112,14 @@ function setPath(text: string, doc: Document, path: string[], value: unknown, wh
     const rest = nest(path.slice(i + 1), value);
     if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
     const child = pair.value as Node | null;
-    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl, resolvedValue(child, doc, env));
+    if (i === path.length - 1) return replaceValue(text, doc, pair, value, unit, nl, resolvedValue(child, doc, env), path.join('.'), where);
+    const here = path.slice(0, i + 1).join('.');
+    if (isAlias(child)) {
+      throw new UsageError(`${here} in ${where} is an alias (*${child.source}), so ${path.join('.')} cannot be saved there without changing what it points to; write ${here} out in full and save again.`);
+    }
+    if (child !== null && aliasesOf(doc, child).length) {
+      throw new UsageError(`${here} in ${where} is an anchor (&${child.anchor}) used elsewhere, so saving ${path.join('.')} into it would change those places too; write them out in full and save again.`);
+    }
     if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
     node = child;
   }
@@ -272,15 +279,40 @@ function insertPair(text: string, map: YAMLMap, key: string, value: unknown, dep
   return splice(text, end, end, lead + blockPair(key, value, indent, depth, unit, nl).join(''));
 }
 
-/** Replaces a member's value; a value that already means `value` (`current`, resolved) keeps its bytes. */
-function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string, current: unknown): string {
+/** The aliases that stand for `node` elsewhere in the file (`b: *t` for `a: &t number`), in document order. */
+function aliasesOf(doc: Document, node: Node): Alias[] {
+  if (!('anchor' in node) || !node.anchor) return [];
+  const out: Alias[] = [];
+  visit(doc, { Alias: (_, alias) => { if (alias.resolve(doc) === node) out.push(alias); } });
+  return out;
+}
+
+/**
+ * Replaces a member's value; a value that already means `value` (`current`, resolved) keeps its bytes.
+ * A value anchored and used elsewhere (`a: &t number`, `b: *t`) keeps its meaning there: the first
+ * alias takes the anchor and the old value (`b: &t number`), so only the chosen member changes.
+ */
+function replaceValue(text: string, doc: Document, pair: Pair, value: unknown, unit: number, nl: string, current: unknown, shown: string, where: string): string {
   const node = pair.value as Node | null;
   if (node === null || !node.range) {
     const colon = text.indexOf(':', (pair.key as Node).range![1]);
     return splice(text, colon + 1, colon + 1, ` ${flowText(value)}`);
   }
   if (sameValue(current, value)) return text;
-  const [start, end] = node.range;
+  let [start, end] = node.range;
+  const aliases = aliasesOf(doc, node);
+  if (aliases.length) {
+    if ((isMap(node) || isSeq(node)) && !node.flow) {
+      throw new UsageError(`${shown} in ${where} is an anchor (&${node.anchor}) used elsewhere, so changing it would change those places too; write them out in full and save again.`);
+    }
+    // The anchor with any tag after it (`&t !!str number`), moved whole to the first alias.
+    const props = text.lastIndexOf(`&${node.anchor}`, start);
+    const [aliasStart, aliasEnd] = aliases[0].range!;
+    text = splice(text, aliasStart, aliasEnd, text.slice(props, end));
+    text = splice(text, props, start, '');
+    end -= start - props;
+    start = props;
+  }
   if ((isMap(node) || isSeq(node)) && !node.flow) {
     // A block value stays a block, at its own indentation.
     const indent = columnOf(text, start);

@@ -125,6 +125,24 @@ config:
     expect(applyChoices(text, { mapping: { Contact: 'email', Plan: 'plan' } })).toBe(`${text}    Plan: plan\n`);
   });
 
+  it('changes only the chosen member when its value is anchored and used elsewhere: the first alias takes the anchor and the old value', () => {
+    const text = 'config:\n  mapping:\n    Email: &em email   # work address\n    Home: *em\nschema:\n  expectedFields: [id, *em]\n';
+    const out = applyChoices(text, { mapping: { Email: 'contact' } });
+    expect(out).toBe('config:\n  mapping:\n    Email: contact   # work address\n    Home: &em email\nschema:\n  expectedFields: [id, *em]\n');
+    // The anchor's tag goes with it; a flow map moves the same way.
+    expect(applyChoices('config:\n  dataTypes:\n    a: &t !!str number\n    b: {x: *t}\n', { dataTypes: { a: 'category' } }))
+      .toBe('config:\n  dataTypes:\n    a: category\n    b: {x: &t !!str number}\n');
+    expect(applyChoices('config:\n  impute:\n    a: &f {method: fill, value: US}\n    b: *f\n', { impute: { a: { method: 'dropMissing' } } }))
+      .toBe('config:\n  impute:\n    a: {method: dropMissing}\n    b: &f {method: fill, value: US}\n');
+  });
+
+  it('refuses, in one sentence, to save into a section that is an alias or an anchor used elsewhere', () => {
+    expect(() => applyChoices('config:\n  dataTypes: &dt\n    a: number\nschema:\n  fieldDataTypes: *dt\n', { dataTypes: { a: 'category' } }, 'job.yaml'))
+      .toThrow(/^config\.dataTypes in job\.yaml is an anchor \(&dt\) used elsewhere, so saving config\.dataTypes\.a into it would change those places too; write them out in full and save again\.$/);
+    expect(() => applyChoices('schema:\n  fieldDataTypes: &dt\n    a: number\nconfig:\n  dataTypes: *dt\n', { dataTypes: { a: 'category' } }, 'job.yaml'))
+      .toThrow(/^config\.dataTypes in job\.yaml is an alias \(\*dt\), so config\.dataTypes\.a cannot be saved there/);
+  });
+
   it('finds a key YAML reads as a number by its text, as validate does, instead of adding a quoted twin', () => {
     const out = applyChoices(JOB, { mapping: { '1e3': 'total', '010': 'code', score: null } }, 'job.yaml', { EMAIL_FIELD: 'email' });
     expect(out).toBe(edit(JOB, ['1e3: amount ', '1e3: total '], ['    010: code\n', '    010: code\n    score: null\n']));
