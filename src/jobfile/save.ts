@@ -322,6 +322,10 @@ function replaceValue(text: string, doc: Document, pair: Pair, value: unknown, u
     const body = lines.join('').slice(indent);
     return splice(text, start, end, text.slice(start, end).endsWith('\n') ? body : body.slice(0, -nl.length));
   }
+  if (isScalar(node) && (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED')) {
+    // `|-` and its lines: the range ends after the last line's newline, which stays.
+    return splice(text, start, end, flowText(value) + (text.slice(start, end).endsWith('\n') ? nl : ''));
+  }
   // A scalar or a flow collection: the new value in flow style, in the same place.
   const space = start === end && text[start - 1] === ':' ? ' ' : '';
   // `init`'s note on the old value (`# suggested, confidence 0.92`) no longer describes the new one.

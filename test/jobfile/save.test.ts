@@ -143,6 +143,11 @@ config:
       .toThrow(/^config\.dataTypes in job\.yaml is an alias \(\*dt\), so config\.dataTypes\.a cannot be saved there/);
   });
 
+  it('replaces a block scalar value (`|-` and its lines) with the choice on the key\'s line, keeping the line after it', () => {
+    expect(applyChoices('config:\n  mapping:\n    A: |-\n      id\n    B: x\n', { mapping: { A: 'name' } })).toBe('config:\n  mapping:\n    A: name\n    B: x\n');
+    expect(applyChoices('config:\r\n  mapping:\r\n    A: >-\r\n      id\r\n', { mapping: { A: 'name', B: 'x' } })).toBe('config:\r\n  mapping:\r\n    A: name\r\n    B: x\r\n');
+  });
+
   it('finds a key YAML reads as a number by its text, as validate does, instead of adding a quoted twin', () => {
     const out = applyChoices(JOB, { mapping: { '1e3': 'total', '010': 'code', score: null } }, 'job.yaml', { EMAIL_FIELD: 'email' });
     expect(out).toBe(edit(JOB, ['1e3: amount ', '1e3: total '], ['    010: code\n', '    010: code\n    score: null\n']));
