@@ -66,7 +66,7 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
   for (const leaf of leaves) {
     doc ??= parseDocument(out, { uniqueKeys: false });
-    const next = fillCommentedLine(out, doc, leaf.path, leaf.value) ?? setPath(out, doc, leaf.path, leaf.value, where, env);
+    const next = setLeaf(out, doc, leaf.path, leaf.value, where, env);
     if (next !== out) { out = next; doc = undefined; }
   }
   for (const path of remove) out = deletePath(out, path);
@@ -85,6 +85,24 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
       throw new Error(`saving ${leaf.path.join('.')} into ${where} produced ${check.errors[0]?.message ?? JSON.stringify(value)}`);
     }
   }
+  return out;
+}
+
+/**
+ * Sets one leaf (`['config', 'impute', 'country']`). A block map there that becomes another map
+ * stays a block map, edited member by member: a member that keeps its value keeps its line and
+ * its comment, a changed one changes on its line, a new one goes at the end, one no longer in the
+ * value goes.
+ */
+function setLeaf(text: string, doc: Document, path: string[], value: unknown, where: string, env: NodeJS.ProcessEnv): string {
+  const node = findPath(doc, path);
+  const editable = isMap(node) && !node.flow && node.items.length > 0 && isObject(value) && Object.keys(value).length > 0
+    && aliasesOf(doc, node).length === 0 && node.items.every((p) => keyOf(p) !== undefined && keyOf(p) !== '<<');
+  if (!editable) return fillCommentedLine(text, doc, path, value) ?? setPath(text, doc, path, value, where, env);
+  const before = node.items.map((p) => keyOf(p)!);
+  let out = text;
+  for (const [key, member] of Object.entries(value)) out = setLeaf(out, parseDocument(out, { uniqueKeys: false }), [...path, key], member, where, env);
+  for (const key of before) if (!Object.hasOwn(value, key)) out = deletePath(out, [...path, key]);
   return out;
 }
 

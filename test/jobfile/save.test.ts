@@ -54,6 +54,30 @@ describe('applyChoices', () => {
     ));
   });
 
+  it('edits a block map value member by member, so the lines that keep their value keep their comments', () => {
+    const text = `config:
+  impute:
+    country:            # the sales team asked for US
+      method: fill      # not dropMissing: rows without a country still count
+      value: US
+  combining:
+    full_name:
+      method: stringAppend
+      separator: " "    # one space
+      order: [First, Last]
+`;
+    const out = applyChoices(text, {
+      impute: { country: { method: 'fill', value: 'CA' } },
+      combining: { full_name: { method: 'stringAppend', separator: ' ', order: ['Last', 'First'] } },
+    });
+    expect(out).toBe(edit(text, ['      value: US\n', '      value: CA\n'], ['order: [First, Last]', 'order: [Last, First]']));
+    // A member no longer in the value goes; a new one goes at the end.
+    expect(applyChoices(text, { impute: { country: { method: 'dropMissing' } }, combining: { full_name: { method: 'json', order: ['First', 'Last'] } } }))
+      .toBe(edit(text,
+        ['      method: fill      # not', '      method: dropMissing      # not'], ['      value: US\n', ''],
+        ['      method: stringAppend\n', '      method: json\n'], ['      separator: " "    # one space\n', '']));
+  });
+
   it('returns the text unchanged when the file already holds every choice', () => {
     const out = applyChoices(ODD, { mapping: { 'Customer ID': 'id', First: 'full_name', 'Internal Notes': null }, dataTypes: { amount: 'number' }, impute: { country: { method: 'fill', value: 'US' } } });
     expect(out).toBe(ODD);
