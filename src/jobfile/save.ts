@@ -400,7 +400,9 @@ function indentUnit(root: unknown, text: string): number {
 }
 
 function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  // A byte-order mark before the first line is not indentation.
+  return offset - lineStart - (lineStart === 0 && text.startsWith('\uFEFF') && offset > 0 ? 1 : 0);
 }
 
 function splice(text: string, start: number, end: number, insert: string): string {

@@ -78,6 +78,11 @@ describe('applyChoices', () => {
         ['      method: stringAppend\n', '      method: json\n'], ['      separator: " "    # one space\n', '']));
   });
 
+  it('reads a byte-order mark as no indentation: a block added after a first-line key starts at column 0', () => {
+    expect(applyChoices('\uFEFFversion: 1\n', { mapping: { A: 'id' } })).toBe('\uFEFFversion: 1\nconfig:\n  mapping:\n    A: id\n');
+    expect(applyChoices('\uFEFFconfig:\n  mapping:\n    A: id\n', { mapping: { B: 'x' } })).toBe('\uFEFFconfig:\n  mapping:\n    A: id\n    B: x\n');
+  });
+
   it('returns the text unchanged when the file already holds every choice', () => {
     const out = applyChoices(ODD, { mapping: { 'Customer ID': 'id', First: 'full_name', 'Internal Notes': null }, dataTypes: { amount: 'number' }, impute: { country: { method: 'fill', value: 'US' } } });
     expect(out).toBe(ODD);
