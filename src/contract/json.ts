@@ -36,7 +36,15 @@ export function isIndexLikeKey(key: string): boolean {
 
 /** The keys of an object in the order they were written (or added), integer-like keys included. */
 export function keysInOrder(object: object): string[] {
-  return (object as Ordered)[KEY_ORDER] ?? Object.keys(object);
+  const order = (object as Ordered)[KEY_ORDER];
+  const own = Object.keys(object);
+  if (order === undefined) return own;
+  // A key deleted since the order was recorded (a column the job file unmaps) is gone; one set
+  // since (a pinned column the suggestions did not map) comes last, where it was added.
+  const present = order.filter((key) => Object.prototype.hasOwnProperty.call(object, key));
+  if (present.length === own.length) return present;
+  const listed = new Set(present);
+  return [...present, ...own.filter((key) => !listed.has(key))];
 }
 
 /** `[key, value]` pairs of an object or a Map, in written order. */

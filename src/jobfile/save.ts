@@ -5,7 +5,7 @@
  * comment alignment, line folding) and would rewrite lines nobody touched.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, stringify, visit, type Alias, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic } from '../engine/write/atomic.js';
 import { UsageError } from '../errors.js';
 import { substituteEnv } from './env.js';
@@ -66,7 +66,7 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
   // One leaf at a time, parsing again after each edit: every edit sees true ranges.
   for (const leaf of leaves) {
     doc ??= parseDocument(out, { uniqueKeys: false });
-    const next = fillCommentedLine(out, doc, leaf.path, leaf.value) ?? setPath(out, doc, leaf.path, leaf.value, where, env);
+    const next = setLeaf(out, doc, leaf.path, leaf.value, where, env);
     if (next !== out) { out = next; doc = undefined; }
   }
   for (const path of remove) out = deletePath(out, path);
@@ -85,6 +85,24 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
       throw new Error(`saving ${leaf.path.join('.')} into ${where} produced ${check.errors[0]?.message ?? JSON.stringify(value)}`);
     }
   }
+  return out;
+}
+
+/**
+ * Sets one leaf (`['config', 'impute', 'country']`). A block map there that becomes another map
+ * stays a block map, edited member by member: a member that keeps its value keeps its line and
+ * its comment, a changed one changes on its line, a new one goes at the end, one no longer in the
+ * value goes.
+ */
+function setLeaf(text: string, doc: Document, path: string[], value: unknown, where: string, env: NodeJS.ProcessEnv): string {
+  const node = findPath(doc, path);
+  const editable = isMap(node) && !node.flow && node.items.length > 0 && isObject(value) && Object.keys(value).length > 0
+    && aliasesOf(doc, node).length === 0 && node.items.every((p) => keyOf(p) !== undefined && keyOf(p) !== '<<');
+  if (!editable) return fillCommentedLine(text, doc, path, value) ?? setPath(text, doc, path, value, where, env);
+  const before = node.items.map((p) => keyOf(p)!);
+  let out = text;
+  for (const [key, member] of Object.entries(value)) out = setLeaf(out, parseDocument(out, { uniqueKeys: false }), [...path, key], member, where, env);
+  for (const key of before) if (!Object.hasOwn(value, key)) out = deletePath(out, [...path, key]);
   return out;
 }
 
@@ -112,7 +130,14 @@ function setPath(text: string, doc: Document, path: string[], value: unknown, wh
     const rest = nest(path.slice(i + 1), value);
     if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
     const child = pair.value as Node | null;
-    if (i === path.length - 1) return replaceValue(text, pair, value, unit, nl, resolvedValue(child, doc, env));
+    if (i === path.length - 1) return replaceValue(text, doc, pair, value, unit, nl, resolvedValue(child, doc, env), path.join('.'), where);
+    const here = path.slice(0, i + 1).join('.');
+    if (isAlias(child)) {
+      throw new UsageError(`${here} in ${where} is an alias (*${child.source}), so ${path.join('.')} cannot be saved there without changing what it points to; write ${here} out in full and save again.`);
+    }
+    if (child !== null && aliasesOf(doc, child).length) {
+      throw new UsageError(`${here} in ${where} is an anchor (&${child.anchor}) used elsewhere, so saving ${path.join('.')} into it would change those places too; write them out in full and save again.`);
+    }
     if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
     node = child;
   }
@@ -272,15 +297,40 @@ function insertPair(text: string, map: YAMLMap, key: string, value: unknown, dep
   return splice(text, end, end, lead + blockPair(key, value, indent, depth, unit, nl).join(''));
 }
 
-/** Replaces a member's value; a value that already means `value` (`current`, resolved) keeps its bytes. */
-function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl: string, current: unknown): string {
+/** The aliases that stand for `node` elsewhere in the file (`b: *t` for `a: &t number`), in document order. */
+function aliasesOf(doc: Document, node: Node): Alias[] {
+  if (!('anchor' in node) || !node.anchor) return [];
+  const out: Alias[] = [];
+  visit(doc, { Alias: (_, alias) => { if (alias.resolve(doc) === node) out.push(alias); } });
+  return out;
+}
+
+/**
+ * Replaces a member's value; a value that already means `value` (`current`, resolved) keeps its bytes.
+ * A value anchored and used elsewhere (`a: &t number`, `b: *t`) keeps its meaning there: the first
+ * alias takes the anchor and the old value (`b: &t number`), so only the chosen member changes.
+ */
+function replaceValue(text: string, doc: Document, pair: Pair, value: unknown, unit: number, nl: string, current: unknown, shown: string, where: string): string {
   const node = pair.value as Node | null;
   if (node === null || !node.range) {
     const colon = text.indexOf(':', (pair.key as Node).range![1]);
     return splice(text, colon + 1, colon + 1, ` ${flowText(value)}`);
   }
   if (sameValue(current, value)) return text;
-  const [start, end] = node.range;
+  let [start, end] = node.range;
+  const aliases = aliasesOf(doc, node);
+  if (aliases.length) {
+    if ((isMap(node) || isSeq(node)) && !node.flow) {
+      throw new UsageError(`${shown} in ${where} is an anchor (&${node.anchor}) used elsewhere, so changing it would change those places too; write them out in full and save again.`);
+    }
+    // The anchor with any tag after it (`&t !!str number`), moved whole to the first alias.
+    const props = text.lastIndexOf(`&${node.anchor}`, start);
+    const [aliasStart, aliasEnd] = aliases[0].range!;
+    text = splice(text, aliasStart, aliasEnd, text.slice(props, end));
+    text = splice(text, props, start, '');
+    end -= start - props;
+    start = props;
+  }
   if ((isMap(node) || isSeq(node)) && !node.flow) {
     // A block value stays a block, at its own indentation.
     const indent = columnOf(text, start);
@@ -289,6 +339,10 @@ function replaceValue(text: string, pair: Pair, value: unknown, unit: number, nl
       : [flowText(value) + nl];
     const body = lines.join('').slice(indent);
     return splice(text, start, end, text.slice(start, end).endsWith('\n') ? body : body.slice(0, -nl.length));
+  }
+  if (isScalar(node) && (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED')) {
+    // `|-` and its lines: the range ends after the last line's newline, which stays.
+    return splice(text, start, end, flowText(value) + (text.slice(start, end).endsWith('\n') ? nl : ''));
   }
   // A scalar or a flow collection: the new value in flow style, in the same place.
   const space = start === end && text[start - 1] === ':' ? ' ' : '';
@@ -346,7 +400,9 @@ function indentUnit(root: unknown, text: string): number {
 }
 
 function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  // A byte-order mark before the first line is not indentation.
+  return offset - lineStart - (lineStart === 0 && text.startsWith('\uFEFF') && offset > 0 ? 1 : 0);
 }
 
 function splice(text: string, start: number, end: number, insert: string): string {

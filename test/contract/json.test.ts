@@ -80,6 +80,16 @@ describe('orderedObject', () => {
   });
 });
 
+describe('keysInOrder after a change', () => {
+  it('leaves out a key deleted since the order was recorded and puts a key set since last', () => {
+    const object = orderedObject([['b', 1], ['1962', 2], ['c', 3]]);
+    delete object.b;
+    Object.defineProperty(object, 'new', { value: 4, enumerable: true, writable: true, configurable: true });
+    expect(keysInOrder(object)).toEqual(['1962', 'c', 'new']);
+    expect(entriesInOrder(object)).toEqual([['1962', 2], ['c', 3], ['new', 4]]);
+  });
+});
+
 describe('asOrderedMaps', () => {
   it('turns objects whose written order a JavaScript object would change, and Maps, into Maps for YAML', async () => {
     const { asOrderedMaps, parseJson } = await import('../../src/contract/json.js');

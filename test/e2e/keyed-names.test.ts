@@ -62,6 +62,37 @@ describe('user-named columns', () => {
     expect(await readFile(output, 'utf8')).toBe(expected);
   });
 
+  it('a job file that unmaps a suggested column, or pins one the suggestions left out, is applied when a column is named "1962"', async () => {
+    // The suggestions keep their column order beside "1962" (which an object would move first):
+    // a column the job file unmapped stayed in that order and crashed the run, and one it added
+    // was left out of it, so the pin was dropped in silence.
+    const unmapped = join(dir, 'unmapped.yaml');
+    await writeFile(unmapped, 'version: 1\ninput: {file: in.csv}\nconfig:\n  mapping:\n    constructor: null\n');
+    const r = await cli(['dry-run', unmapped]);
+    expect(r.stderr).not.toMatch(/bug/);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'unmapped.out.csv'), 'utf8')).toBe('TQ,__proto__,1962\na,b,c\ne,f,g\n');
+
+    const pinned = join(dir, 'pinned.yaml');
+    await writeFile(pinned, 'version: 1\ninput: {file: in.csv}\nconfig:\n  mapping:\n    constructor: note\nschema:\n  expectedFields: [TQ, __proto__, "1962", note]\n');
+    const p = await cli(['dry-run', pinned]);
+    expect(p.exitCode).toBe(0);
+    expect(p.stderr).not.toMatch(/note has no column/);
+    expect(await readFile(join(dir, 'pinned.out.csv'), 'utf8')).toBe('TQ,__proto__,1962,note\na,b,c,d\ne,f,g,h\n');
+  });
+
+  it('init leaves a JSON key "" out with a comment, since a job file cannot name the field "", so what it writes validates and dry-runs', async () => {
+    await writeFile(join(dir, 'blank.json'), '[{"id": 1, "": "x", "name": "Ann"}]');
+    const init = await cli(['init', join(dir, 'blank.json'), '--write', join(dir, 'blank.yaml')]);
+    expect(init.exitCode).toBe(0);
+    const text = await readFile(join(dir, 'blank.yaml'), 'utf8');
+    expect(text).toContain('    "": null # no field: the suggested field "" cannot be named in a job file; map the column to a named field\n');
+    expect(text).not.toMatch(/^    "": rich_text/m);
+    expect((await cli(['validate', join(dir, 'blank.yaml')])).exitCode).toBe(0);
+    expect((await cli(['dry-run', join(dir, 'blank.yaml')])).exitCode).toBe(0);
+    expect(await readFile(join(dir, 'blank.out.csv'), 'utf8')).toBe('id,name\n1,Ann\n');
+  });
+
   it('init writes each of them as a key of its own, in column order', async () => {
     const r = await cli(['init', join(dir, 'in.csv')]);
     expect(r.exitCode).toBe(0);

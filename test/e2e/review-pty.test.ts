@@ -221,6 +221,43 @@ config:
 `);
   }, 60_000);
 
+  it('changes only the chosen column when its field is anchored and used in the schema: the schema keeps its value', async () => {
+    const job = `version: 1
+input:
+  file: ./customers.csv
+config:
+  mapping:
+    Tel: &ph phone   # one anchor, two uses
+schema:
+  expectedFields: [id, full_name, email, amount, country, created_at, phone]
+  optionalFields: [*ph]
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    for (const column of ['First', 'Last', 'Internal Notes', 'Signup Date', 'Customer ID', 'E-mail Address', 'Amount', 'Country']) {
+      await term.answer(`? Map "${column}" to`, KEY.enter);
+    }
+    await term.answer('? Map "Tel" to', KEY.down, KEY.down, KEY.enter); // Leave unmapped
+    await term.waitFor('~ Tel: phone -> (unmapped)');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    const saved = await readFile(join(dir, 'job.yaml'), 'utf8');
+    expect(saved).toBe(job
+      .replace('    Tel: &ph phone   #', `    Tel: null   #`)
+      .replace('  optionalFields: [*ph]', '  optionalFields: [&ph phone]')
+      .replace('schema:\n', `    First: null
+    Last: null
+    Internal Notes: null
+    Signup Date: created_at
+    Customer ID: id
+    E-mail Address: email
+    Amount: amount
+    Country: country
+schema:
+`));
+    expect(spawnSync(process.execPath, [BIN, 'validate', 'job.yaml'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+  }, 60_000);
+
   it('asks before a second column goes to a field, and saves the combining the analyst confirmed so the file validates', async () => {
     const job = `version: 1
 input:

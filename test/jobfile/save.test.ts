@@ -54,6 +54,35 @@ describe('applyChoices', () => {
     ));
   });
 
+  it('edits a block map value member by member, so the lines that keep their value keep their comments', () => {
+    const text = `config:
+  impute:
+    country:            # the sales team asked for US
+      method: fill      # not dropMissing: rows without a country still count
+      value: US
+  combining:
+    full_name:
+      method: stringAppend
+      separator: " "    # one space
+      order: [First, Last]
+`;
+    const out = applyChoices(text, {
+      impute: { country: { method: 'fill', value: 'CA' } },
+      combining: { full_name: { method: 'stringAppend', separator: ' ', order: ['Last', 'First'] } },
+    });
+    expect(out).toBe(edit(text, ['      value: US\n', '      value: CA\n'], ['order: [First, Last]', 'order: [Last, First]']));
+    // A member no longer in the value goes; a new one goes at the end.
+    expect(applyChoices(text, { impute: { country: { method: 'dropMissing' } }, combining: { full_name: { method: 'json', order: ['First', 'Last'] } } }))
+      .toBe(edit(text,
+        ['      method: fill      # not', '      method: dropMissing      # not'], ['      value: US\n', ''],
+        ['      method: stringAppend\n', '      method: json\n'], ['      separator: " "    # one space\n', '']));
+  });
+
+  it('reads a byte-order mark as no indentation: a block added after a first-line key starts at column 0', () => {
+    expect(applyChoices('\uFEFFversion: 1\n', { mapping: { A: 'id' } })).toBe('\uFEFFversion: 1\nconfig:\n  mapping:\n    A: id\n');
+    expect(applyChoices('\uFEFFconfig:\n  mapping:\n    A: id\n', { mapping: { B: 'x' } })).toBe('\uFEFFconfig:\n  mapping:\n    A: id\n    B: x\n');
+  });
+
   it('returns the text unchanged when the file already holds every choice', () => {
     const out = applyChoices(ODD, { mapping: { 'Customer ID': 'id', First: 'full_name', 'Internal Notes': null }, dataTypes: { amount: 'number' }, impute: { country: { method: 'fill', value: 'US' } } });
     expect(out).toBe(ODD);
@@ -123,6 +152,29 @@ config:
     const text = 'schema:\n  expectedFields: [customer_id, &em email]\nconfig:\n  mapping:\n    Contact: *em\n';
     expect(applyChoices(text, { mapping: { Contact: 'email' } })).toBe(text);
     expect(applyChoices(text, { mapping: { Contact: 'email', Plan: 'plan' } })).toBe(`${text}    Plan: plan\n`);
+  });
+
+  it('changes only the chosen member when its value is anchored and used elsewhere: the first alias takes the anchor and the old value', () => {
+    const text = 'config:\n  mapping:\n    Email: &em email   # work address\n    Home: *em\nschema:\n  expectedFields: [id, *em]\n';
+    const out = applyChoices(text, { mapping: { Email: 'contact' } });
+    expect(out).toBe('config:\n  mapping:\n    Email: contact   # work address\n    Home: &em email\nschema:\n  expectedFields: [id, *em]\n');
+    // The anchor's tag goes with it; a flow map moves the same way.
+    expect(applyChoices('config:\n  dataTypes:\n    a: &t !!str number\n    b: {x: *t}\n', { dataTypes: { a: 'category' } }))
+      .toBe('config:\n  dataTypes:\n    a: category\n    b: {x: &t !!str number}\n');
+    expect(applyChoices('config:\n  impute:\n    a: &f {method: fill, value: US}\n    b: *f\n', { impute: { a: { method: 'dropMissing' } } }))
+      .toBe('config:\n  impute:\n    a: {method: dropMissing}\n    b: &f {method: fill, value: US}\n');
+  });
+
+  it('refuses, in one sentence, to save into a section that is an alias or an anchor used elsewhere', () => {
+    expect(() => applyChoices('config:\n  dataTypes: &dt\n    a: number\nschema:\n  fieldDataTypes: *dt\n', { dataTypes: { a: 'category' } }, 'job.yaml'))
+      .toThrow(/^config\.dataTypes in job\.yaml is an anchor \(&dt\) used elsewhere, so saving config\.dataTypes\.a into it would change those places too; write them out in full and save again\.$/);
+    expect(() => applyChoices('schema:\n  fieldDataTypes: &dt\n    a: number\nconfig:\n  dataTypes: *dt\n', { dataTypes: { a: 'category' } }, 'job.yaml'))
+      .toThrow(/^config\.dataTypes in job\.yaml is an alias \(\*dt\), so config\.dataTypes\.a cannot be saved there/);
+  });
+
+  it('replaces a block scalar value (`|-` and its lines) with the choice on the key\'s line, keeping the line after it', () => {
+    expect(applyChoices('config:\n  mapping:\n    A: |-\n      id\n    B: x\n', { mapping: { A: 'name' } })).toBe('config:\n  mapping:\n    A: name\n    B: x\n');
+    expect(applyChoices('config:\r\n  mapping:\r\n    A: >-\r\n      id\r\n', { mapping: { A: 'name', B: 'x' } })).toBe('config:\r\n  mapping:\r\n    A: name\r\n    B: x\r\n');
   });
 
   it('finds a key YAML reads as a number by its text, as validate does, instead of adding a quoted twin', () => {

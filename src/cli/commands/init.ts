@@ -81,12 +81,19 @@ export async function renderSkeleton(o: {
   const suggested = Object.values(resources.fields.columnFieldMapping)[0] ?? {};
   for (const column of resources.fields.inputColumns) {
     const m = getOwn(suggested, column);
+    if (m?.field === '') {
+      // A JSON key "" read as a field: a job file cannot name the field "" (validate refuses it).
+      mapping.set(column, null);
+      mappingComments.set(column, ' no field: the suggested field "" cannot be named in a job file; map the column to a named field');
+      continue;
+    }
     mapping.set(column, m ? m.field : null);
     mappingComments.set(column, m ? ` suggested, confidence ${m.confidence?.toFixed(2) ?? 'unknown'}` : ' no field suggested');
   }
   const dataTypes = new Map<string, string>();
   const typeComments = new Map<string, string>();
   for (const [field, t] of entriesInOrder(resources.dataTypes.fieldDataTypes)) {
+    if (field === '') continue;
     dataTypes.set(field, t.dataType);
     typeComments.set(field, ` ${getOwn(o.schema?.fieldDataTypes, field) ? 'from the schema' : 'inferred'}, confidence ${t.confidence?.toFixed(2) ?? 'unknown'}`);
   }
