@@ -50,6 +50,11 @@ describe('compressed files, made by their own tools', () => {
 });
 
 describe('other formats', () => {
+  it('a job file given as the data file, which would read as a one-column CSV', async () => {
+    await writeFile(join(dir, 'nightly.yml'), 'version: 1\ninput: {file: people.csv}\n');
+    await refused('nightly.yml', /nightly\.yml is a YAML file \(a job file or a schema file\?\), which cannot be read; give the CSV, TSV, XLSX or JSON file that holds the rows\.$/m);
+  });
+
   it.skipIf(!has('sqlite3'))('an SQLite database made by sqlite3', async () => {
     const made = spawnSync('sqlite3', [join(dir, 'people.db'), 'create table people(name text, age int); insert into people values (\'Ann\', 3);']);
     expect(made.status).toBe(0);

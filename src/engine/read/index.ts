@@ -101,6 +101,8 @@ function otherFormat(head: Buffer, ext: string): { what: string; fix: string } |
   if (text.startsWith('ARROW1')) return { what: 'an Arrow IPC file', fix: exportIt };
   if (text.startsWith('SQLite format 3\0')) return { what: 'an SQLite database', fix: exportIt };
   if (text.startsWith('%PDF-')) return { what: 'a PDF document', fix: exportIt };
+  // A job or schema file given as the data (input.file: job.yaml) would read as a one-column CSV.
+  if (ext === '.yaml' || ext === '.yml') return { what: 'a YAML file (a job file or a schema file?)', fix: 'give the CSV, TSV, XLSX or JSON file that holds the rows.' };
   return undefined;
 }
 
