@@ -194,6 +194,19 @@ describe('a schema block the engine cannot apply', () => {
   });
 });
 
+describe('an input that is the dry run\'s own default output', () => {
+  it('passes validate (a run sends it) with a warning at input.file that a dry run needs --out', async () => {
+    await writeFile(join(dir, 'job.out.csv'), await readFile(join(dir, 'customers.csv')));
+    await write('version: 1\npipeline: pl_customers\ninput:\n  file: ./job.out.csv\n');
+    const v = await cli(['validate', 'job.yaml']);
+    expect(v.stderr).toContain("warning: job.yaml:4:3: input.file job.out.csv is where `import dry-run` writes this job file's output by default, so a dry run of it needs --out with another path (or rename the input).\n");
+    expect(v.stdout).toBe('job.yaml: valid\n');
+    expect(v.exitCode).toBe(0);
+    const d = await cli(['dry-run', 'job.yaml']);
+    expect(d.exitCode).toBe(2);
+  });
+});
+
 describe('environment variables written another way', () => {
   it('refuses a ${...} that is not a ${NAME} reference, such as a shell default, instead of sending it as written', async () => {
     await write('version: 1\npipeline: ${PIPELINE:-pl_customers}\ninput: {file: ./customers.csv}\nrun:\n  webhookUrl: "https://hooks.example.com/${ TOKEN }"\n');

@@ -1,4 +1,5 @@
 /** `import validate <job.yaml>`: offline check of a job file. */
+import { basename } from 'node:path';
 import { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
@@ -17,6 +18,13 @@ export async function validate(opts: ValidateOptions, deps: Deps): Promise<void>
   const { problems, notes } = await checks.checkOffline(job, deps, { placeholderOk: true, missingOk: false });
   for (const note of notes) deps.io.status(note);
   checks.throwProblems(problems);
+  // The dry run refuses to write its output over its own input: said here, before one is tried.
+  const { defaultOutPath } = await import('./dry-run.js');
+  const out = defaultOutPath(job.path, job.options.outputFileType === 'excel' ? 'excel' : 'csv');
+  if (job.input.file === out) {
+    const pos = job.positionOf(['input', 'file']) ?? { line: 1, col: 1 };
+    deps.io.warn(`${opts.jobFile}:${pos.line}:${pos.col}: input.file ${basename(out)} is where \`import dry-run\` writes this job file's output by default, so a dry run of it needs --out with another path (or rename the input).`);
+  }
   deps.io.out(`${opts.jobFile}: valid`);
 }
 
