@@ -108,26 +108,22 @@ function parseUpdate<K extends UpdateName>(name: K, body: unknown) {
   return result.value;
 }
 
-/** The fields a configuration may name: mapped fields, then the pipeline's expected and optional ones. */
-export function knownFields(resources: JobResources): string[] {
+/** The fields a configuration may name: mapped fields, then the pipeline's expected and optional ones (a body may name every field of a 50,000-column job). */
+export function knownFields(resources: JobResources): ReadonlySet<string> {
   const fields = new Set<string>();
   for (const columns of Object.values(resources.fields.columnFieldMapping)) {
     for (const m of Object.values(columns)) fields.add(m.field);
   }
   for (const f of resources.fields.expectedFields) fields.add(f);
   for (const f of resources.fields.optionalFields) fields.add(f);
-  return [...fields];
+  return fields;
 }
 
-function checkField(field: string, at: string, known: string[]): void {
-  // One Set per list (a body may name every field of a 50,000-column job).
-  let set = knownSets.get(known);
-  if (!set) knownSets.set(known, (set = new Set(known)));
-  if (!set.has(field)) {
-    throw invalidValue(`${at} names field ${JSON.stringify(field)}, which this job does not have; its fields: ${nameList(known)}.`);
+function checkField(field: string, at: string, known: ReadonlySet<string>): void {
+  if (!known.has(field)) {
+    throw invalidValue(`${at} names field ${JSON.stringify(field)}, which this job does not have; its fields: ${nameList([...known])}.`);
   }
 }
-const knownSets = new WeakMap<string[], Set<string>>();
 
 // ---- updates ----
 
