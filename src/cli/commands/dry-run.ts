@@ -41,11 +41,11 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const gates = opts.gate ? await import('../job-plan.js') : undefined;
   const rejectsAs = opts.rejects === undefined ? undefined : rejectsFormat(opts.rejects);
   const { path: out, format, name: outName } = outputTarget(job, opts.out, deps);
-  await checkOutputs(job, opts, { path: out, format }, deps);
-  const input = await openJobInput(job, deps);
-  const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const rejects = opts.rejects === undefined ? undefined : flagTarget(opts.rejects, deps);
   const htmlReport = opts.report === undefined ? undefined : flagTarget(opts.report, deps);
+  await checkOutputs(job, opts, { path: out, format, rejects: rejects?.path, report: htmlReport?.path }, deps);
+  const input = await openJobInput(job, deps);
+  const { openExtras, printJsonWithRejects, writeHtmlReport } = await import('../dry-run-extras.js');
   const extras = await openExtras({ rejects: rejects?.path, rejectsFormat: rejectsAs, jsonRejects: deps.settings.output === 'json' });
   const progress = startProgress(deps.io, 'Reading', input.size);
   // What the job file changes and the required fields left without a column: worked out once, from the suggestions.
@@ -128,7 +128,9 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
  * output on stdout with -o json, which prints there too, and an Excel workbook into a stdout or
  * stderr that is a pipe or a terminal.
  */
-async function checkOutputs(job: JobFile, opts: DryRunOptions, output: { path: string; format: 'csv' | 'excel' }, deps: Deps): Promise<void> {
+async function checkOutputs(
+  job: JobFile, opts: DryRunOptions, output: { path: string; format: 'csv' | 'excel'; rejects?: string; report?: string }, deps: Deps,
+): Promise<void> {
   const [{ checkDistinctFiles }, { checkWritable }, { resolveWriteTarget }, { fstatSync }] = await Promise.all([
     import('../distinct-files.js'), import('../../engine/write/index.js'), import('../../engine/write/atomic.js'), import('node:fs'),
   ]);
@@ -143,13 +145,13 @@ async function checkOutputs(job: JobFile, opts: DryRunOptions, output: { path: s
   const writes: NamedFile[] = [opts.out === undefined
     ? { path: out, label: `the default output ${displayPath(deps.cwd, out)}`, fix: `pass --out with another path` }
     : { path: out, label: `--out ${opts.out}`, fix: 'choose another --out path' }];
-  const extra = [['--rejects', opts.rejects], ['--report', opts.report]] as const;
-  for (const [flag, value] of extra) {
-    if (value !== undefined) writes.push({ path: flagTarget(value, deps).path, label: `${flag} ${value}`, fix: `choose another ${flag} path` });
+  const extra = [['--rejects', opts.rejects, output.rejects], ['--report', opts.report, output.report]] as const;
+  for (const [flag, value, path] of extra) {
+    if (path !== undefined) writes.push({ path, label: `${flag} ${value}`, fix: `choose another ${flag} path` });
   }
   await checkDistinctFiles([...files, ...writes], deps.cwd);
   await checkWritable(out);
-  for (const [flag, value] of extra) if (value !== undefined) await checkWritable(flagTarget(value, deps).path, flag);
+  for (const [flag, , path] of extra) if (path !== undefined) await checkWritable(path, flag);
   for (const file of writes) {
     const target = await resolveWriteTarget(file.path);
     if (target.kind !== 'stdio') continue;
