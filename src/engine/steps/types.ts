@@ -96,12 +96,11 @@ export function mergeTypeEvidence(into: TypeEvidence, part: TypeEvidence, rowOff
   // The first offset, then the first other one: two parts may each hold one, different from each other's.
   for (const [field, first] of part.offset) {
     const seen = into.offset.get(field);
-    const other = seen && seen.minutes !== first.minutes ? first : seen ? part.otherOffset.get(field) : undefined;
-    if (!seen) {
-      into.offset.set(field, { ...first, row: first.row + rowOffset });
-      const own = part.otherOffset.get(field);
-      if (own) into.otherOffset.set(field, { row: own.row + rowOffset, text: own.text });
-    } else if (other && !into.otherOffset.has(field)) into.otherOffset.set(field, { row: other.row + rowOffset, text: other.text });
+    if (!seen) into.offset.set(field, { ...first, row: first.row + rowOffset });
+    if (into.otherOffset.has(field)) continue;
+    // The part's first offset, if it differs from the one seen before; else the part's own other one.
+    const other = seen && seen.minutes !== first.minutes ? first : part.otherOffset.get(field);
+    if (other) into.otherOffset.set(field, { row: other.row + rowOffset, text: other.text });
   }
 }
 
