@@ -179,6 +179,12 @@ export function readStartForm(req: IncomingMessage, dir: string, limits: UploadL
         fail(invalidBody('The start form has more than one file; exactly one data input is allowed per job.'));
         return;
       }
+      // The form's header bytes are read as UTF-8, so a name in another encoding comes out with U+FFFD.
+      if (filename?.includes('\ufffd')) {
+        stream.resume();
+        fail(invalidValue(`The uploaded file's name ${JSON.stringify(filename)} is not UTF-8 text (U+FFFD stands for bytes that are not); rename the file with UTF-8 characters and upload it again.`));
+        return;
+      }
       const fileName = safeFileName(filename);
       const bytes = Buffer.byteLength(fileName);
       if (bytes > MAX_FILE_NAME_BYTES) {

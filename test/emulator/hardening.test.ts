@@ -226,6 +226,27 @@ describe('start forms', () => {
   });
 });
 
+describe('upload file names', () => {
+  it('refuses a file name that is not UTF-8 with 422, rather than store it with U+FFFD, and takes the same name in UTF-8', async () => {
+    const before = await jobFolders();
+    const form = (name: Buffer) => Buffer.concat([
+      Buffer.from('--B\r\nContent-Disposition: form-data; name="files"; filename="'), name,
+      Buffer.from('"\r\nContent-Type: text/csv\r\n\r\nid,name\n1,Ann\n\r\n--B--\r\n'),
+    ]);
+    const send = (name: Buffer) => fetch(`${emu.apiUrl}/start`, { method: 'POST', headers: { 'x-api-key': 'test', 'content-type': 'multipart/form-data; boundary=B' }, body: form(name) });
+    const latin1 = await send(Buffer.from('caf\u00e9.csv', 'latin1'));
+    const body = await latin1.json() as any;
+    expect(latin1.status).toBe(422);
+    expect(body.error.message).toMatch(/name "caf\ufffd\.csv" is not UTF-8 text .*rename the file/);
+    expect(await jobFolders()).toEqual(before);
+    const utf8 = await send(Buffer.from('caf\u00e9.csv', 'utf8'));
+    expect(utf8.status).toBe(200);
+    const added = (await jobFolders()).filter((f) => !before.includes(f));
+    expect(added).toHaveLength(1);
+    expect(await readdir(join(emu.dataDir, 'jobs', added[0]!), { recursive: true })).toContain(join('input', 'caf\u00e9.csv'));
+  });
+});
+
 describe('a stop during runs', () => {
   it('leaves no temp output behind when it stops while a run writes its output', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'import-hardening-'));
