@@ -11,6 +11,7 @@ import { engineConfig } from '../contract/translate.js';
 import { DataTableCollector, MetadataCollector } from './metadata.js';
 import { STEPS } from './steps/index.js';
 import { typeWarnings } from './steps/types.js';
+import { secondHeaderNote } from './value-shapes.js';
 import { suggestResources, suggestSheet } from './suggest.js';
 import {
   eachBatch, emptyReport, emptyTypeEvidence, SAMPLE_ROWS,
@@ -284,6 +285,8 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     metadata.push(batch);
   });
   const { sample, rest, close } = await takeSample(counted, setup.useFullData ? Infinity : SAMPLE_ROWS);
+  const display = selectedSheet === null ? setup.input.name : `${setup.input.name}, sheet "${selectedSheet}"`;
+  for (const note of secondHeaderNote(table.columns, sample, display)) ctx.warn(note);
   const resources = options?.suggestions ?? suggestResources({
     sourceName: setup.input.name,
     columns: table.columns,

@@ -9,7 +9,9 @@
 import { createRequire } from 'node:module';
 import type { DataType } from '../contract/index.js';
 import { COUNTRY_NAMES } from './country-names.js';
+import { isMissing } from './missing.js';
 import { detectDayFirst, parseDate, parseNumber } from './parse.js';
+import type { Value } from './types.js';
 
 /** A kind of value a column may hold. */
 export type Shape =
@@ -283,4 +285,45 @@ function looksLikePhone(text: string): boolean {
   let digits = 0;
   for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); if (c >= 48 && c <= 57) digits++; }
   return digits >= 7 && digits <= 15;
+}
+
+/** How many rows under the first are read to tell whether the first is a second header row. */
+const HEADER_CHECK_ROWS = 200;
+
+/**
+ * A note when the first row under the header looks like a second header row: pandas writes one
+ * for MultiIndex columns (`a,a,b` then `x,y,x`), and some exports put units or labels there. It
+ * does when none of its cells is a number or a date, it has text in at least half the columns,
+ * and in at least half the columns (the same ones) that text sits above values that are numbers
+ * or dates (90% or more of at least 3). The row is read as data all the same: the note says so
+ * rather than guess which it is.
+ */
+export function secondHeaderNote(columns: readonly string[], rows: readonly (readonly Value[])[], display: string): string[] {
+  if (rows.length < 4 || columns.length === 0) return [];
+  const isValue = (v: Value | undefined): boolean =>
+    typeof v === 'number' || (typeof v === 'string' && (parseNumber(v) !== undefined || parseDate(v.trim()) !== undefined));
+  const first = rows[0];
+  let texts = 0;
+  for (let k = 0; k < columns.length; k++) {
+    if (isValue(first[k])) return [];
+    if (!isMissing(first[k])) texts++;
+  }
+  if (texts * 2 < columns.length) return [];
+  const above: string[] = [];
+  const end = Math.min(rows.length, HEADER_CHECK_ROWS + 1);
+  for (let k = 0; k < columns.length; k++) {
+    if (isMissing(first[k])) continue;
+    let present = 0;
+    let values = 0;
+    for (let i = 1; i < end; i++) {
+      const v = rows[i][k];
+      if (isMissing(v)) continue;
+      present++;
+      if (isValue(v)) values++;
+    }
+    if (present >= 3 && values >= 0.9 * present) above.push(`${JSON.stringify(first[k])} in ${JSON.stringify(columns[k])}`);
+  }
+  if (above.length === 0 || above.length * 2 < columns.length) return [];
+  const shown = above.length > 5 ? [...above.slice(0, 5), `${above.length - 5} more`] : above;
+  return [`The first row under the header of ${display} looks like a second header row (${shown.join(', ')}: text above numbers or dates); it is read as data. If it is a header (pandas writes two header rows for MultiIndex columns), delete that line or join it into the first, and run again.`];
 }

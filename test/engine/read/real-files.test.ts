@@ -293,3 +293,26 @@ describe('JSON written by pandas to_json in each orient (pandas-orient-*.json; m
     expect(rows).toEqual([['1', 'Ada', '1.5'], ['2', null, '3.25']]);
   });
 });
+
+describe('CSV written by pandas with MultiIndex columns (pandas-multiindex*.csv; make-multiindex.py)', () => {
+  const job = async (name: string) => {
+    const path = join(dir, `${name}.yaml`);
+    await writeFile(path, `version: 1\npipeline: p\ninput:\n  file: ${join(FIXTURES, name)}\nschema:\n  expectedFields: [sales]\n`);
+    return path;
+  };
+
+  it.each([
+    ['pandas-multiindex.csv', '"units" in "sales", "amount" in "sales_2", "day" in "when"'],
+    ['pandas-multiindex-noindex.csv', '"units" in "sales", "amount" in "sales_2", "day" in "when"'],
+  ])('warns that the second header row of %s is read as data, naming its cells above numbers or dates', async (name, cells) => {
+    const result = await runCli(['dry-run', await job(name), '--out', join(dir, `${name}.out.csv`)]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`warning: The first row under the header of ${name} looks like a second header row (${cells}: text above numbers or dates); it is read as data. If it is a header (pandas writes two header rows for MultiIndex columns), delete that line or join it into the first, and run again.`);
+  });
+
+  it('says nothing of the same frame written with one header row', async () => {
+    const result = await runCli(['dry-run', await job('pandas-one-header.csv'), '--out', join(dir, 'one.out.csv')]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).not.toContain('second header row');
+  });
+});
