@@ -8,9 +8,9 @@
  * A target that is a symbolic link is written through: the temp file goes beside the file the
  * link names and is renamed over that file, so the link stays and its target changes atomically.
  * A target that exists and is not a regular file (a named pipe, a character device such as
- * /dev/tty, /dev/fd/N from a shell's process substitution) cannot be replaced by a rename: it
- * is written directly, streaming, and is not atomic, unless the write has a check to pass before
- * it commits (`beforeCommit`: a dry run's output), when it gets the finished temp file. A
+ * /dev/tty) cannot be replaced by a rename: it is written directly, streaming, and is not atomic,
+ * unless the write has a check to pass before it commits (`beforeCommit`: a dry run's output),
+ * when it gets the finished temp file. A
  * descriptor this process holds, however named (/dev/stdout, /dev/fd/2, /proc/self/fd/3), is never
  * opened again: opening it anew would start over a file the shell opened for `>>` (`3>>log.csv`),
  * and cannot be done at all for a socket. It gets the whole output, written to a temp file first,
