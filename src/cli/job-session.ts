@@ -61,12 +61,18 @@ async function inputSize(job: JobFile, deps: Deps): Promise<number> {
 
 /** The rows of `input.rowsFile`: a non-empty JSON array of row objects, read keeping each row's key order. */
 async function readRowsFile(job: JobFile, deps: Deps): Promise<Record<string, unknown>[]> {
-  const [{ readFile }, { parseJson }] = await Promise.all([import('node:fs/promises'), import('../contract/json.js')]);
+  const [{ readFile }, { NestingError }, { parseJsonRows, tooDeepMessage }] = await Promise.all([
+    import('node:fs/promises'), import('../contract/json.js'), import('../engine/read/json.js'),
+  ]);
   const path = job.input.rowsFile!;
   let value: unknown;
+  let text = '';
   try {
-    value = parseJson(await readFile(path, 'utf8'), { exactNumbers: true, uniqueKeys: true });
+    text = await readFile(path, 'utf8');
+    // Read as the engine and `import serve` read rows: nesting the service refuses is refused before sending.
+    value = parseJsonRows(text);
   } catch (error) {
+    if (error instanceof NestingError) throw inputError(job, deps, 'rowsFile', tooDeepMessage(text, `input.rowsFile ${basename(path)}`, error));
     const why = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     throw inputError(job, deps, 'rowsFile', `input.rowsFile ${basename(path)} ${why}; give a JSON array of row objects.`);
   }

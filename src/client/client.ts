@@ -106,8 +106,9 @@ export interface RequestOptions extends CallOptions {
   retry: boolean;
   /**
    * For a call that is not repeated because it changes the service (start, run): what it may have
-   * done there when it was sent but no answer came (a broken connection, a timeout), and how to
-   * check; said in place of "try again", so that the user does not repeat it blindly.
+   * done there when it was sent but no usable answer came (a broken connection, a timeout, a 500,
+   * 502 or 504, a 2xx whose body cannot be decoded), and how to check; said in place of "try
+   * again", so that the user does not repeat it blindly.
    */
   unanswered?: string;
   expect?: Expect;
@@ -322,8 +323,12 @@ export class ImportClient {
       this.verbose(`< ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''} ${o.method} ${url} (${ms} ms, ${bytes.length} bytes${encoding ? `, ${encoding}` : ''}${id ? `, x-request-id ${id}` : ''})`);
       const decoded = decodeBody(bytes, encoding);
       if (typeof decoded !== 'string') {
-        // A failure status keeps its meaning (its own text is lost); a 2xx answer we cannot read is unusable.
-        if (res.statusCode >= 200 && res.statusCode < 300) throw new ApiError(`The service's answer to ${o.method} ${url} cannot be used: ${decoded.problem}; report it to the service's operator.`, res.statusCode);
+        // A failure status keeps its meaning (its own text is lost); a 2xx answer we cannot read is
+        // unusable, and says the service acted (a start created a job whose id we cannot read).
+        if (res.statusCode >= 200 && res.statusCode < 300) {
+          const note = this.unansweredNote(o);
+          throw new ApiError(`The service's answer to ${o.method} ${url} cannot be used: ${decoded.problem}${note !== undefined ? `; ${note}` : ''}; report it to the service's operator.`, res.statusCode);
+        }
         return { status: res.statusCode, headers: res.headers, text: '', ms };
       }
       return { status: res.statusCode, headers: res.headers, text: decoded, ms };
@@ -331,13 +336,13 @@ export class ImportClient {
       if (error instanceof ApiError) throw error;
       if (timedOut) {
         this.verbose(`< timed out after ${timeoutMs} ms: ${o.method} ${url}`);
-        const outcome = o.unanswered !== undefined ? ` with no answer; ${this.redact(o.unanswered)}` : '';
+        const note = this.unansweredNote(o);
+        const outcome = note !== undefined ? ` with no answer; ${note}` : '';
         throw new NetworkError(`The request ${o.method} ${url} timed out after ${timeoutMs} ms${outcome}; raise --timeout (or IMPORT_TIMEOUT) if the service needs longer.`, { cause: error });
       }
       if (o.signal?.aborted) throw error;
       this.verbose(`< failed: ${o.method} ${url}: ${this.redact(describeNetworkError(error))}`);
-      const unanswered = o.unanswered !== undefined ? this.redact(o.unanswered) : undefined;
-      throw new NetworkError(networkMessage(error, o.method, url, this.origin, unanswered), { cause: error });
+      throw new NetworkError(networkMessage(error, o.method, url, this.origin, this.unansweredNote(o)), { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -382,8 +387,14 @@ export class ImportClient {
     const retryAfter = header(answer.headers, 'retry-after');
     const wait = isRetryableStatus(status) && o.retry && retryAfter ? `; the service asks to retry after ${retryAfter}` : '';
     // A server error or a gateway's (500, 502, 504) may come after the service acted on the call.
-    const mayHaveActed = o.unanswered !== undefined && (status === 500 || status === 502 || status === 504) ? `; ${this.redact(o.unanswered)}` : '';
+    const note = status === 500 || status === 502 || status === 504 ? this.unansweredNote(o) : undefined;
+    const mayHaveActed = note !== undefined ? `; ${note}` : '';
     throw new ApiError(`The service answered ${where} with ${statusText}${said}${wait}${mayHaveActed}.`, status, service);
+  }
+
+  /** What a call sent but not usably answered may have done (`unanswered`: a job created or running), as messages say it; undefined for other calls. */
+  private unansweredNote(o: RequestOptions): string | undefined {
+    return o.unanswered !== undefined ? this.redact(o.unanswered) : undefined;
   }
 
   private verbose(line: string): void {

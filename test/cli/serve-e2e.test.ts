@@ -73,6 +73,14 @@ describe('the CLI against import serve', () => {
     expect(res.exitCode).toBe(0);
   });
 
+  it('takes --json-data as deep as import serve takes it, and refuses one level deeper before sending (exit 2)', async () => {
+    const nested = (depth: number) => `[{"id": 1, "v": ${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}}]`;
+    expect((await ok(['start', '--json-data', '-'], nested(1000))).trim()).toMatch(/^\S+$/);
+    const deeper = await cli(['start', '--json-data', '-'], nested(1001));
+    expect(deeper.stderr).toBe('error: --json-data - (stdin):1:1015: arrays and objects nest more than 1000 levels deep here; flatten the value.\n');
+    expect(deeper.exitCode).toBe(2);
+  });
+
   it('maps the service\'s refusals to exit codes 3, 4 and 1', async () => {
     const wrongKey = await runCli(['fields', 'get', 'x'], { env: { ...env(), IMPORT_API_KEY: 'wrong-key-999' } });
     expect(wrongKey.exitCode).toBe(3);

@@ -21,6 +21,9 @@ writeFileSync(csv, 'First,Last\nAda,Lovelace\n');
 const rows = join(dir, 'rows.json');
 writeFileSync(rows, JSON.stringify([{ name: 'Ada' }, { name: 'Grace' }]));
 
+/** One row whose value nests arrays so that the text is `depth` levels deep (the rows array is level 1, the row 2). */
+const nestedRows = (depth: number) => `[{"v": ${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}}]`;
+
 const cli = (args: string[], o: Parameters<typeof runCli>[1] = {}) => runCli([...args, '--base-url', server.url, '--api-key', KEY], { cwd: dir, ...o });
 const parts = () => Object.fromEntries(server.requests[0].parts!.map((p) => [p.name, p.filename !== undefined ? { filename: p.filename, type: p.contentType, data: p.data!.toString() } : p.value]));
 
@@ -112,6 +115,7 @@ describe('import start', () => {
     ['--json-data that is an object', ['start', '--json-data', '-'], '--json-data - (stdin) must be a JSON array of row objects, not an object.', '{"a":1}'],
     ['--json-data with a non-object element', ['start', '--json-data', '-'], '--json-data - (stdin): element [1] is a string, not a row object; every element must be an object such as {"name": "Ada"}.', '[{"a":1},"b"]'],
     ['--json-data that is not JSON', ['start', '--json-data', '-'], '--json-data - (stdin) is not valid JSON', 'nope'],
+    ['--json-data nested deeper than import serve takes', ['start', '--json-data', '-'], '--json-data - (stdin):1:1006: arrays and objects nest more than 1000 levels deep here; flatten the value.', nestedRows(1001)],
     ['a bad --output-file-type', ['start', '--file', 'customers.csv', '--output-file-type', 'pdf'], '--output-file-type "pdf" is not supported; use csv or excel.'],
   ];
   for (const [name, args, message, input] of usage) {
@@ -124,6 +128,24 @@ describe('import start', () => {
       expect(server.requests).toHaveLength(0);
     });
   }
+
+  it('sends --json-data nested exactly as deep as the limit', async () => {
+    const res = await cli(['start', '--json-data', '-'], { input: nestedRows(1000) });
+    expect(res.stderr).toBe('');
+    expect(res.exitCode).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(parts().jsonData).toBe(nestedRows(1000).replace(/ /g, ''));
+  });
+
+  it('refuses a job file\'s input.rowsFile nested deeper than the limit with exit 2 before any request', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'import-start-deep-'));
+    writeFileSync(join(folder, 'rows.json'), nestedRows(1001));
+    writeFileSync(join(folder, 'job.yaml'), 'version: 1\ninput:\n  rowsFile: rows.json\n');
+    const res = await cli(['plan', 'job.yaml'], { cwd: folder });
+    expect(res.stderr).toBe(`error: job.yaml:3:3: input.rowsFile cannot be read: ${join(folder, 'rows.json')}:1:1006: arrays and objects nest more than 1000 levels deep here; flatten the value.\n`);
+    expect(res.exitCode).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
 
   it('names the file in --json-data errors', async () => {
     const bad = join(dir, 'bad.json');

@@ -384,6 +384,21 @@ describe('start and run sent but not answered (never repeated: a repeat could cr
     expect(server.requests).toHaveLength(2);
   });
 
+  it('says a start or a run answered 2xx with a body that cannot be decoded (bad gzip, bad br) may have created or started the job', async () => {
+    const garbled = { body: Buffer.from('{"jobId": "J-new"}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } };
+    server.on('POST /start', garbled, { ...garbled, headers: { ...garbled.headers, 'content-encoding': 'br' } });
+    const gzip = await client().start.send({ form }).catch((e) => e);
+    expect(gzip).toBeInstanceOf(ApiError);
+    expect(gzip.exitCode).toBe(1);
+    expect(gzip.message).toBe(`The service's answer to POST ${server.url}/public/client-side/v1/start cannot be used: its body is not valid gzip data although its Content-Encoding says "gzip"; a job may have been created on the service though its id never came back, so look for it there before starting again, which would create a second job; report it to the service's operator.`);
+    const br = await client().start.send({ form }).catch((e) => e);
+    expect(br.message).toContain('its body is not valid br data although its Content-Encoding says "br"; a job may have been created on the service though its id never came back');
+    server.on('POST /run/J1', garbled);
+    const run = await client().run.send('J1', { returnWhenComplete: true }).catch((e) => e);
+    expect(run.message).toContain('Content-Encoding says "gzip"; job J1 may have started and may still be running on the service');
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('keeps "try again" for a read whose connection broke, and says nothing was sent when the connection was refused', async () => {
     server.on('GET /scripts/J1', { destroy: true });
     const read = await client({ retry: { retries: 0 } }).scripts.get('J1').catch((e) => e);

@@ -7,11 +7,18 @@ import { closeSync, openSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempExample } from '../support/cli.js';
+import { BIN, runCli, tempExample } from '../support/cli.js';
 
 const EXPECTED_FIRST_LINES = "id,full_name,email,amount,country,created_at,phone\n1001,Mary-Jane O'Neil,";
 
-
+/** Runs `import <args>` in bash with the shell redirections `redirects` (`3>>log.csv`), as a user types it, in `cwd`. */
+function runInShell(args: string, redirects: string, cwd: string): { stdout: string; stderr: string; exitCode: number | null } {
+  const env: Record<string, string> = { NO_COLOR: '1', CI: '1' };
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('IMPORT_') && k !== 'FORCE_COLOR') env[k] ??= v;
+  const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const r = spawnSync('bash', ['-c', `${quoted(process.execPath)} ${quoted(BIN)} ${args} ${redirects}`], { cwd, env, encoding: 'utf8', timeout: 20_000 });
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.status };
+}
 
 /** Reads a FIFO in a child process until the writer closes it (killed after `timeoutMs`). */
 function readFifo(path: string, timeoutMs = 15_000): Promise<string> {
@@ -142,6 +149,54 @@ describe('dry-run writing into its own stdout and stderr', () => {
     expect(report.exitCode).toBe(0);
     expect(report.stdout).toMatch(/^<!doctype html>/i);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('writing into a descriptor the shell opened (/dev/fd/N, /proc/self/fd/N)', () => {
+  it('appends the output, the rejects and the report to the files a shell opened for >>, keeping what they held', async () => {
+    const dir = await tempExample('customers');
+    for (const name of ['log.csv', 'rejects.csv', 'report.html']) await writeFile(join(dir, name), `keep-me ${name}\n`);
+    const r = runInShell('dry-run job.yaml --out /dev/fd/3 --rejects /proc/self/fd/4 --report /dev/fd/5', '3>>log.csv 4>>rejects.csv 5>>report.html', dir);
+    expect(r.stderr).toContain('Wrote 5 rows to /dev/fd/3');
+    expect(r.exitCode).toBe(0);
+    const log = await readFile(join(dir, 'log.csv'), 'utf8');
+    expect(log).toMatch(new RegExp(`^keep-me log.csv\n${EXPECTED_FIRST_LINES}`));
+    expect(log.trimEnd().split('\n')).toHaveLength(7);
+    expect(await readFile(join(dir, 'rejects.csv'), 'utf8')).toMatch(/^keep-me rejects.csv\nrow,rule,origin,fields,original,id,/);
+    expect(await readFile(join(dir, 'report.html'), 'utf8')).toMatch(/^keep-me report.html\n<!doctype html>/i);
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'log.csv', 'rejects.csv', 'report.html', 'schema.yaml']);
+  });
+
+  it('appends a job file that init writes to such a descriptor', async () => {
+    const dir = await tempExample('customers');
+    await writeFile(join(dir, 'jobs.log'), 'keep-me\n');
+    const r = runInShell('init customers.csv --write /dev/fd/3 --force', '3>>jobs.log', dir);
+    expect(r.exitCode).toBe(0);
+    const text = await readFile(join(dir, 'jobs.log'), 'utf8');
+    expect(text).toMatch(/^keep-me\n# yaml-language-server: /);
+    expect(text).toContain('input:');
+  });
+
+  it('refuses a descriptor the command was not given, and writes nothing', async () => {
+    const dir = await tempExample('customers');
+    for (const fd of [3, 99]) {
+      const r = runInShell(`dry-run job.yaml --out /dev/fd/${fd}`, '', dir);
+      expect(r.stderr).toBe(`error: Cannot use /dev/fd/${fd}: file descriptor ${fd} is not open for this command; open it in the shell (for example \`${fd}>>out.csv\` after the command) or give a file path.\n`);
+      expect(r.exitCode).toBe(2);
+    }
+    const rejects = runInShell('dry-run job.yaml --out out.csv --rejects /proc/self/fd/7', '', dir);
+    expect(rejects.stderr).toContain('error: Cannot use /proc/self/fd/7: file descriptor 7 is not open for this command;');
+    expect(rejects.exitCode).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual(['customers.csv', 'job.yaml', 'schema.yaml']);
+  });
+
+  it('refuses a descriptor open for reading only, leaving its file as it was', async () => {
+    const dir = await tempExample('customers');
+    await writeFile(join(dir, 'in.csv'), 'keep-me\n');
+    const r = runInShell('dry-run job.yaml --out /dev/fd/3', '3<in.csv', dir);
+    expect(r.stderr).toBe('error: Cannot write /dev/fd/3: file descriptor 3 is open for reading only; open it for writing in the shell (`3>>file`) or choose another output path.\n');
+    expect(r.exitCode).toBe(2);
+    expect(await readFile(join(dir, 'in.csv'), 'utf8')).toBe('keep-me\n');
   });
 });
 

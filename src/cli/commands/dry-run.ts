@@ -154,12 +154,13 @@ async function checkOutputs(
   for (const [flag, , path] of extra) if (path !== undefined) await checkWritable(path, flag);
   for (const file of writes) {
     const target = await resolveWriteTarget(file.path);
-    if (target.kind !== 'stdio') continue;
+    if (target.kind !== 'descriptor') continue;
     if (target.fd === 1 && deps.settings.output === 'json') {
       throw new UsageError(`${file.label} writes to stdout, where -o json prints the run; ${file.fix}, or leave out -o json.`);
     }
     // The workbook is finished before it is copied in, but binary in a terminal or a pipe is never what was meant: name a file.
-    if (file.path === out && output.format === 'excel' && !fstatSync(target.fd).isFile()) {
+    // Another descriptor (/dev/fd/3) is what the user opened for this output, as a named pipe is.
+    if (file.path === out && output.format === 'excel' && target.fd <= 2 && !fstatSync(target.fd).isFile()) {
       const stream = target.fd === 1 ? 'stdout' : 'stderr';
       throw new UsageError(`${file.label} would send an Excel workbook to ${stream}, which is a pipe or a terminal; give --out a file path such as out.xlsx, or redirect ${stream} to a file.`);
     }

@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { OutputFileType, StartForm } from '../../contract/index.js';
-import { parseJson } from '../../contract/json.js';
+import { NestingError } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { collect, parseOutputFileType, parseUrl } from '../flags.js';
@@ -146,13 +146,19 @@ export async function readRows(source: string, deps: Deps): Promise<Record<strin
   return parseRows(text, shown);
 }
 
-/** Parses the text of `--json-data`; `shown` names the source in messages. */
-export function parseRows(text: string, shown: string): Record<string, unknown>[] {
+/**
+ * Parses the text of `--json-data` as the engine and `import serve` read rows (parseJsonRows), so
+ * that rows nested deeper than the service takes are refused here, before anything is sent;
+ * `shown` names the source in messages.
+ */
+export async function parseRows(text: string, shown: string): Promise<Record<string, unknown>[]> {
+  const { parseJsonRows, tooDeepMessage } = await import('../../engine/read/json.js');
   let value: unknown;
   try {
     // Keeps the written order of each row's keys: they become the columns (a "1962" column stays in place).
-    value = parseJson(text, { exactNumbers: true, uniqueKeys: true });
+    value = parseJsonRows(text);
   } catch (error) {
+    if (error instanceof NestingError) throw new UsageError(tooDeepMessage(text, `--json-data ${shown}`, error));
     throw new UsageError(`--json-data ${shown} is not valid JSON (${(error as Error).message}); pass a JSON array of row objects.`);
   }
   if (!Array.isArray(value)) {

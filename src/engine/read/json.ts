@@ -13,6 +13,21 @@ import { unreadableFile } from './csv.js';
  */
 export const MAX_JSON_DEPTH = 1000;
 
+/**
+ * Parses the text of JSON rows as every reader of rows does (a JSON input, `--json-data`,
+ * `input.rowsFile`), so that what one takes the others take: each object's written key order and
+ * exact numbers kept; a key named twice (DuplicateKeyError) and arrays and objects nested past
+ * MAX_JSON_DEPTH (NestingError), which `import serve` refuses with a 400, throw.
+ */
+export function parseJsonRows(text: string): unknown {
+  return parseJson(text, { exactNumbers: true, uniqueKeys: true, maxDepth: MAX_JSON_DEPTH });
+}
+
+/** What is wrong with JSON rows nested past the limit (a NestingError from parseJsonRows), at `display:line:col`. */
+export function tooDeepMessage(text: string, display: string, error: NestingError): string {
+  return `${display}:${lineCol(text, error.offset)}: arrays and objects nest more than ${error.maxDepth} levels deep here; flatten the value.`;
+}
+
 /** Largest file whose error position we locate by re-parsing prefixes (the message lacks one). */
 const LOCATE_LIMIT = 32 * 1024 * 1024;
 
@@ -147,7 +162,7 @@ export function jsonFileSource(path: string, display: string, name: string, size
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       let value: unknown;
       try {
-        value = parseJson(text, { exactNumbers: true, uniqueKeys: true, maxDepth: MAX_JSON_DEPTH });
+        value = parseJsonRows(text);
       } catch (error) {
         throw invalidJson(text, display, error as Error);
       }
@@ -166,7 +181,7 @@ export function jsonLines(file: string): string {
 function invalidJson(text: string, display: string, error: Error): UsageError {
   if (text.trim() === '') return new UsageError(`${display} is empty; give a JSON array of row objects.`);
   if (error instanceof NestingError) {
-    return new UsageError(`${display}:${lineCol(text, error.offset)}: arrays and objects nest more than ${error.maxDepth} levels deep here; flatten the value.`);
+    return new UsageError(tooDeepMessage(text, display, error));
   }
   if (error instanceof DuplicateKeyError) {
     return new UsageError(`${display}:${lineCol(text, error.offset)}: key ${JSON.stringify(error.key)} appears twice in one object, so one of its values would be lost; remove or rename one of them.`);

@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { osReason } from '../read/csv.js';
 import type { Table } from '../types.js';
-import { resolveWriteTarget, writeAtomic } from './atomic.js';
+import { isWritableDescriptor, resolveWriteTarget, writeAtomic } from './atomic.js';
 import { writeCsv } from './csv.js';
 import { writeXlsx } from './xlsx.js';
 
@@ -15,7 +15,7 @@ export { writeXlsx } from './xlsx.js';
 
 /**
  * Writes `table` to `path` through a temp file renamed on success; no partial file is ever left
- * (a named pipe or a device such as /dev/tty is written directly, our stdout or stderr through its open descriptor: see write/atomic.ts).
+ * (a named pipe or a device such as /dev/tty is written directly, a descriptor we hold (/dev/stdout, /dev/fd/3) through that descriptor: see write/atomic.ts).
  * `warn` receives what the format made the writer change (characters UTF-8 or XML cannot hold, and more in Excel);
  * `beforeCommit` runs once every row is written, before the file takes the target's place (see WriteAtomicOptions).
  */
@@ -34,14 +34,17 @@ export async function writeTable(
 /**
  * Fails early, before any row moves, when a file cannot be written at `path`: its folder (that of
  * the file a link names) is missing or not writable, or it is a folder; a pipe or a device must
- * be writable itself (our own stdout and stderr are open for writing already). `flag` names the option in the message (`--rejects`); the output when absent.
+ * be writable itself, and a descriptor we hold (/dev/fd/3) open for writing. `flag` names the option in the message (`--rejects`); the output when absent.
  */
 export async function checkWritable(path: string, flag?: string): Promise<void> {
   const shown = flag ? `${path} (${flag})` : path;
   const other = flag ? `another ${flag} path` : 'another output path';
   const target = await resolveWriteTarget(path);
-  // Our stdout or stderr is open already: written through the descriptor, never opened again.
-  if (target.kind === 'stdio') return;
+  // A descriptor we hold is written through, never opened again: it need only be open for writing.
+  if (target.kind === 'descriptor') {
+    if (isWritableDescriptor(target.fd)) return;
+    throw new UsageError(`Cannot write ${shown}: file descriptor ${target.fd} is open for reading only; open it for writing in the shell (\`${target.fd}>>file\`) or choose ${other}.`);
+  }
   if (target.kind === 'stream') {
     try {
       await access(target.path, constants.W_OK);
