@@ -702,8 +702,12 @@ function columnAt(text: string, at: number, newline: Newline): number {
   return at - text.lastIndexOf(newline, at - 1);
 }
 
-/** A line break of the other kind outside quotes: its record's index among the records of the text, and its offset there. */
-export interface StrayBreak { record: number; at: number }
+/**
+ * A line break of the other kind outside quotes: its record's index among the records of the text,
+ * its offset there, and `afterQuote` when only spaces part it from a closing quote (`"x"\r`), where
+ * Papa Parse drops it rather than keep it in a value.
+ */
+export interface StrayBreak { record: number; at: number; afterQuote?: true }
 
 /**
  * The line breaks of the other kind (nextOtherBreak) that lie outside quoted fields in the first
@@ -720,6 +724,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
   let record = 0;
   let p = 0; // start of the current field
   while (candidate !== -1 && p < end) {
+    let closedAt = -1; // just past the field's closing quote, when it is quoted
     if (text.charCodeAt(p) === 34) {
       // A quoted field holds any line break as data: step past its closing quote.
       let q = p + 1;
@@ -729,6 +734,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
         q += 2;
       }
       p = q === -1 ? end : q + 1;
+      closedAt = p;
       while (candidate !== -1 && candidate < p) candidate = nextOtherBreak(text, candidate + 1, end, newline);
       if (nextDelim !== -1 && nextDelim < p) nextDelim = text.indexOf(delimiter, p);
       if (nextNewline !== -1 && nextNewline < p) nextNewline = text.indexOf(newline, p);
@@ -736,7 +742,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
     // The unquoted field (or what follows a closing quote: CR of a CRLF) runs to the delimiter or line break.
     const fieldEnd = Math.min(nextDelim === -1 ? end : nextDelim, nextNewline === -1 ? end : nextNewline, end);
     while (candidate !== -1 && candidate < fieldEnd) {
-      found.push({ record, at: candidate });
+      found.push(closedAt !== -1 && /^ *$/.test(text.slice(closedAt, candidate)) ? { record, at: candidate, afterQuote: true } : { record, at: candidate });
       candidate = nextOtherBreak(text, candidate + 1, end, newline);
     }
     if (fieldEnd >= end) break;
@@ -798,6 +804,11 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   const kept = { rows: 0, offset: 0, column: 0 };
   const mixed = { rows: 0, offset: 0, column: 0 };
 
+  /** The problem of a line break of the other kind right after a closing quote, at offset `at` of `text`. */
+  const strayAfterQuote = (text: string, textOffset: number, record: number, at: number): RecordProblem =>
+    new RecordProblem(text, textOffset, record, (where) =>
+      `${where}: the line ends are mixed: a closing quote is followed by ${otherLineBreak(newline).why}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`, undefined, at);
+
   /**
    * Turns parsed records into rows (in place: Papa's arrays are ours), batching them. `strays`:
    * the line breaks of the other kind outside quotes in `text` (strayBreaks), when it holds any.
@@ -815,6 +826,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       let stray = -1;
       if (strays !== undefined && s < strays.length && strays[s].record === j) {
         stray = strays[s].at;
+        // Papa Parse dropped it (`"x"\r\r\n`), so neither --lenient's keeping nor a width says it: refused as mixed.
+        if (strays[s].afterQuote) throw strayAfterQuote(text, textOffset, j, stray);
         while (s < strays.length && strays[s].record === j) s++;
       }
       // Records are split on LF; the CR of a CRLF ending stays on the last unquoted cell. A quoted
@@ -885,10 +898,12 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       carry = text;
       return;
     }
-    const scanned = scanRecords(text, delimiter, newline, atEnd);
+    // A CR that ends the file ends its last row, after a closing quote too (`1,"x"\r`): parsed without it.
+    const parsed = atEnd && newline === '\n' && text.endsWith('"\r') ? text.slice(0, -1) : text;
+    const scanned = scanRecords(parsed, delimiter, newline, atEnd);
     const result = scanned
       ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
-      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
+      : parser!.parse(parsed, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {
@@ -896,7 +911,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
           throw new RecordProblem(text, carryOffset, error.row, (where) =>
             `${where}: a quoted field is never closed; add the closing quote (") or double the quotes inside the field.`);
         }
-        const quote = error.index === undefined ? -1 : closingQuote(text, error.index, delimiter, newline);
+        const closing = error.index === undefined ? undefined : closingQuote(text, error.index, delimiter, newline);
+        // `"a"\rb` in an LF file: the same mixed line ends as a lone CR in an unquoted field, named at the CR.
+        if (closing?.isStrayBreak) throw strayAfterQuote(text, carryOffset, error.row, closing.after);
+        const quote = closing?.quote ?? -1;
         // A backslash before it: quotes escaped as \" (MySQL's INTO OUTFILE, Python's csv with
         // escapechar), which RFC 4180 readers (pandas too) read otherwise; named, not unescaped as a guess.
         const isBackslashed = quote > 0 && text.charCodeAt(quote - 1) === 92;
@@ -994,20 +1012,22 @@ export async function sniffCsvFile(path: string, display: string, forced: string
 }
 
 /**
- * Offset in `text` of the quote that closes the quoted field starting at `from` (just past its
- * opening quote) and is followed by text, not by a delimiter, line break or the end; -1 if none
- * (error path only: Papa Parse's InvalidQuotes gives the field's start).
+ * The quote that closes the quoted field starting at `from` (just past its opening quote) and is
+ * followed by text, not by a delimiter, the line break or the end: its offset in `text`, the offset
+ * of what follows it, and whether that is a line break of the other kind (a lone CR in an LF file,
+ * an LF in a CR file); undefined if none (error path only: Papa Parse's InvalidQuotes gives the field's start).
  */
-function closingQuote(text: string, from: number, delimiter: string, newline: Newline): number {
+function closingQuote(text: string, from: number, delimiter: string, newline: Newline): { quote: number; after: number; isStrayBreak: boolean } | undefined {
   for (let i = text.indexOf('"', from); i !== -1; i = text.indexOf('"', i + 1)) {
     if (text[i + 1] === '"') { i++; continue; }
     let after = i + 1;
     while (text[after] === ' ') after++; // Papa Parse allows spaces between a closing quote and what ends the field
     const next = text[after];
-    if (next === undefined || next === delimiter || next === newline || next === '\r') return -1;
-    return i;
+    if (next === undefined || next === delimiter || next === newline) return undefined;
+    if (newline === '\n' && next === '\r' && text[after + 1] === '\n') return undefined; // CRLF
+    return { quote: i, after, isStrayBreak: next === (newline === '\n' ? '\r' : '\n') };
   }
-  return -1;
+  return undefined;
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */

@@ -290,6 +290,25 @@ describe('CSV reader', () => {
     expect((await readError(quoted)).message).toBe(`${quoted}:2: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
+  it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) follows a closing quote, at its line and column', async () => {
+    const mixed = "save the file with one kind of line end (an editor's line-ending setting does it) and retry.";
+    const lf = await file('a,b\n"a"\rb,c\n1,2\n');
+    expect((await readError(lf)).message).toBe(`${lf}:2:4: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; ${mixed}`);
+    // Spaces may come between the quote and the CR; a CRLF line end converted once more is a lone CR too.
+    const spaced = await file('a,b\r\n1,"x" \ry\r\n');
+    expect((await readError(spaced)).message).toBe(`${spaced}:2:7: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; ${mixed}`);
+    // There Papa Parse drops the CR: refused under lenient too, which could not keep it in the value.
+    const twice = await file('a,b\r\n1,"x"\r\r\n2,3\r\n');
+    expect((await readError(twice)).message).toMatch(/:2:6: the line ends are mixed: a closing quote is followed by a lone CR/);
+    expect((await readError(twice, { lenient: true })).message).toMatch(/:2:6: the line ends are mixed: a closing quote is followed by a lone CR/);
+    const cr = await file('a,b\r1,"x"\ny\r2,3\r');
+    expect((await readError(cr)).message).toBe(`${cr}:2:6: the line ends are mixed: a closing quote is followed by an LF, which does not end a row in a file whose lines end in a lone CR; ${mixed}`);
+    // Other text after a closing quote keeps its own message, and a CR that ends the file is its last line end.
+    expect((await readError(await file('a,b\n1,"x"y\n'))).message).toMatch(/:2:5: a quoted field has text after its closing quote;/);
+    expect((await readAll(await file('a,b\n1,"x"\r'))).rows).toEqual([['1', 'x']]);
+    expect((await readAll(await file('a,b\n1,"x\r"\r'))).rows).toEqual([['1', 'x\r']]);
+  });
+
   it('refuses a lone CR in an unquoted field of an LF or CRLF file at its line and column, though the row is as wide as the header', async () => {
     const fix = "which readers disagree on (some end the row there, some refuse the file); quote the field if the CR is part of the value, or save the file with one kind of line end (an editor's line-ending setting does it) if it ends a line.";
     const lf = await file('a,b\n1,x\ry\n2,z\n');
