@@ -173,7 +173,7 @@ describe('files printf writes byte by byte', () => {
 
   it('says the line ends are mixed when CRLF and lone CR line ends run two lines into one row', async () => {
     sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol.csv`);
-    await refused('mixed-eol.csv', /mixed-eol\.csv:3: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
+    await refused('mixed-eol.csv', /mixed-eol\.csv:3:4: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
   });
 
   it('says the line ends are mixed when --lenient cuts a row that CRLF and lone CR line ends ran together', async () => {

@@ -857,7 +857,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
             // leaves `a, b` unquoted there. --lenient would cut such values, so it is not offered.
             : width === 1 && delimiter === ',' && !forced
               ? (where) => `${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`
-              : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`);
+              : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`, undefined, stray === -1 ? undefined : stray);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);

@@ -282,9 +282,9 @@ describe('CSV reader', () => {
 
   it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) runs two lines into one row', async () => {
     const crlf = await file('id,name\r\n1,a\n2,b\r3,c\n');
-    expect((await readError(crlf)).message).toBe(`${crlf}:3: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+    expect((await readError(crlf)).message).toBe(`${crlf}:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
     const cr = await file('id,name\r1,a\n2,b\r3,c\r');
-    expect((await readError(cr)).message).toBe(`${cr}:2: the line ends are mixed: this line holds an LF, which does not end a row in a file whose lines end in a lone CR, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+    expect((await readError(cr)).message).toBe(`${cr}:2:4: the line ends are mixed: this line holds an LF, which does not end a row in a file whose lines end in a lone CR, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
     // A CR inside quotes is data: a row too wide for another reason keeps the usual message.
     const quoted = await file('id,name\n1,"a\rb",c\n');
     expect((await readError(quoted)).message).toBe(`${quoted}:2: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
