@@ -192,6 +192,11 @@ describe('files printf writes byte by byte', () => {
     await refused('lone-cr.csv', /lone-cr\.csv:2:4: an unquoted field holds a lone CR \(carriage return\), which readers disagree on/);
   });
 
+  it('says the line ends are mixed when a lone CR follows a closing quote, at its line and column', async () => {
+    sh(String.raw`printf 'a,b\n"a"\rb,c\n1,2\n' > cr-after-quote.csv`);
+    await refused('cr-after-quote.csv', /cr-after-quote\.csv:2:4: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; save the file with one kind of line end .* and retry\.$/);
+  });
+
   it('refuses a NUL byte in a UTF-8 file at its line and column', async () => {
     sh(String.raw`printf 'id,name\n1,a\000b\n' > nul.csv`);
     await refused('nul.csv', /nul\.csv:2:4 holds a NUL byte/);
