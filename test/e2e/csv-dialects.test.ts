@@ -88,6 +88,17 @@ describe.skipIf(!hasPandas)('files pandas writes with ; and tab (skipped without
     }
   }, 30_000);
 
+  it('under --lenient, names the rows of a one-column file pandas wrote with ; whose values it cut at a comma, and what it kept', async () => {
+    pandasCsv('one-column-lenient.csv', { note: ['a, b', 'c', 'd,e'] }, ';');
+    const r = await dryRun('one-column-lenient.csv', ['note'], ['--lenient']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['note'], ['a'], ['c'], ['d']]);
+    expect(r.json.report.rowsRepaired).toBe(2);
+    const said = /one-column-lenient\.csv:2: the header is one column \(it holds no comma, semicolon, tab or \| outside quotes\), so --lenient cut 2 rows \(1, 3\) at the first comma outside quotes, keeping "a" of "a, b" and the like; to keep such values whole, quote them .* add their names to the header\.$/;
+    expect(r.json.report.warnings).toEqual([expect.stringMatching(said)]);
+    expect(r.stderr).toMatch(/^warning: .*one-column-lenient\.csv:2: the header is one column/m);
+  }, 30_000);
+
   it('refuses a file whose first rows split evenly on two delimiters, naming both and the way out', async () => {
     const columns = { 'Name, first': ['Smith, John', 'Doe, Jane'], Age: [42, 37] };
     pandasCsv('even-semi.csv', columns, ';');

@@ -10,7 +10,7 @@ import type PapaNamespace from 'papaparse';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { HEADER_LINE_LIMIT, InputLimitError, ROW_LIMIT, sizeText } from './limits.js';
-import { BATCH_SIZE, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
+import { BATCH_SIZE, REPORT_FIRST_ROWS, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
 
 /**
  * Bytes per read from disk. Measured (1M rows, one thread): 64 KiB against 1 MiB took peak RSS
@@ -674,6 +674,11 @@ class RecordProblem {
   ) {}
 }
 
+/** A value quoted for a message, cut to 40 characters. */
+function quoteShort(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+}
+
 /** The line break that does not end a row in a file split on `newline`, as messages name it. */
 function otherLineBreak(newline: Newline): { name: string; short: string; why: string } {
   return newline === '\n'
@@ -803,6 +808,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
    */
   const kept = { rows: 0, offset: 0, column: 0 };
   const mixed = { rows: 0, offset: 0, column: 0 };
+  /** Under --lenient, rows of a one-column file cut at their first comma: the first one's place and values, and the first row numbers. */
+  const cut = { rows: 0, offset: 0, kept: '', value: '', firstRows: [] as number[] };
 
   /** The problem of a line break of the other kind right after a closing quote, at offset `at` of `text`. */
   const strayAfterQuote = (text: string, textOffset: number, record: number, at: number): RecordProblem =>
@@ -848,16 +855,27 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       }
       const isWrongWidth = n !== width;
       if (isWrongWidth) {
-        if (!lenient) {
+        // A header with no delimiter is one column, read comma-separated: pandas' to_csv(sep=';')
+        // leaves `a, b` unquoted there, and --lenient cuts such a value at its first comma.
+        const isOneColumn = width === 1 && delimiter === ',' && !forced && stray === -1;
+        // A part of a parallel run leaves such a cut to the one-thread reader (the run falls back), which names the rows.
+        if (!lenient || (isOneColumn && part)) {
           const have = `${n} ${n === 1 ? 'cell' : 'cells'}`;
           const commas = `${n - 1} ${n === 2 ? 'comma' : 'commas'}`;
           throw new RecordProblem(text, textOffset, j, stray !== -1
             ? (where) => `${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so the row has ${have} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`
-            // A header with no delimiter is one column, read comma-separated: pandas' to_csv(sep=';')
-            // leaves `a, b` unquoted there. --lenient would cut such values, so it is not offered.
-            : width === 1 && delimiter === ',' && !forced
+            // --lenient would cut such values, so it is not offered.
+            : isOneColumn
               ? (where) => `${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`
               : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`, undefined, stray === -1 ? undefined : stray);
+        }
+        if (isOneColumn) {
+          if (cut.rows++ === 0) {
+            cut.offset = textOffset + recordStart(Papa, text, j, delimiter, newline);
+            cut.kept = cells[0] as string;
+            cut.value = cells.join(delimiter);
+          }
+          if (cut.firstRows.length < REPORT_FIRST_ROWS) cut.firstRows.push(dataRows + 1);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);
@@ -985,6 +1003,11 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   if (mixed.rows > 0 && opts.warn) {
     const where = `${display}:${await lineAt(path, display, mixed.offset, newline)}:${mixed.column}`;
     opts.warn(`${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so its row had the wrong number of cells and was padded or cut under --lenient${mixed.rows > 1 ? ` (${mixed.rows} such rows in all)` : ''}; save the file with one kind of line end (an editor's line-ending setting does it) to read the rows as written.`);
+  }
+  if (cut.rows > 0 && opts.warn) {
+    const where = `${display}:${await lineAt(path, display, cut.offset, newline)}`;
+    const rows = cut.rows === 1 ? `row ${cut.firstRows[0]}` : `${cut.rows} rows (${cut.firstRows.join(', ')}${cut.rows > cut.firstRows.length ? ', ...' : ''})`;
+    opts.warn(`${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut ${rows} at the first comma outside quotes, keeping ${quoteShort(cut.kept)} of ${quoteShort(cut.value)}${cut.rows > 1 ? ' and the like' : ''}; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`);
   }
   if (kept.rows > 0 && opts.warn) {
     const where = `${display}:${await lineAt(path, display, kept.offset, newline)}:${kept.column}`;

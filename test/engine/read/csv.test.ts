@@ -280,6 +280,20 @@ describe('CSV reader', () => {
     expect((await readError(tsv)).message).toBe(`${tsv}:2: row has 2 cells but the header has 1; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
+  it('under lenient, cuts the rows of a one-column file at their first comma, warning with the first row numbers and what was kept', async () => {
+    const warnings: string[] = [];
+    const report = emptyReport();
+    const path = await file('note\nplain\na, b\n"x, y"\nc,d,e\n1,2\n3,4\n5,6\n7,8\n');
+    const { rows } = await readAll(path, { lenient: true, report, warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['plain'], ['a'], ['x, y'], ['c'], ['1'], ['3'], ['5'], ['7']]);
+    expect(report.rowsRepaired).toBe(6);
+    expect(warnings).toEqual([`${path}:3: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut 6 rows (2, 4, 5, 6, 7, ...) at the first comma outside quotes, keeping "a" of "a, b" and the like; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`]);
+    warnings.length = 0;
+    const one = await file('note\n"a\nb"\nlong value, ' + 'x'.repeat(50) + '\n');
+    await readAll(one, { lenient: true, warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([`${one}:4: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut row 2 at the first comma outside quotes, keeping "long value" of "long value, ${'x'.repeat(28)}..."; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`]);
+  });
+
   it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) runs two lines into one row', async () => {
     const crlf = await file('id,name\r\n1,a\n2,b\r3,c\n');
     expect((await readError(crlf)).message).toBe(`${crlf}:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
