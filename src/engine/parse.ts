@@ -39,7 +39,8 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 /**
  * Parses number text as engine.md step 5 describes: trimmed; `-12.5`, `1e3`, thousands commas
  * `1,234.56`, a leading currency sign `$ € £ ¥` (also after a sign: `-$5`, or before it: `$-5`),
- * a trailing `%` (divided by 100), parentheses for negatives `(12)`. Returns `undefined` when the
+ * a trailing `%` (divided by 100), parentheses for negatives `(12)`, inside or outside a currency
+ * sign (`($12)`, `$(12)`; not with a sign: `(-12)`, `-$(12)`). Returns `undefined` when the
  * text is not such a number.
  */
 export function parseNumber(text: string): number | undefined {
@@ -82,6 +83,12 @@ export function parseNumber(text: string): number | undefined {
     if (!hasSign && !negative && (c === MINUS || c === PLUS)) {
       negative = c === MINUS;
       i++;
+    } else if (!hasSign && !negative && c === OPEN_PAREN) {
+      // Excel's accounting format shows `$(12)` as readily as `($12)`: the same negative, either side of the sign.
+      if (text.charCodeAt(end - 1) !== CLOSE_PAREN) return undefined;
+      negative = true;
+      i++;
+      end--;
     }
   }
   if (end > i && text.charCodeAt(end - 1) === PERCENT) {
