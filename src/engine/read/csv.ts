@@ -674,6 +674,20 @@ class RecordProblem {
   ) {}
 }
 
+/** MySQL's NULL as `SELECT ... INTO OUTFILE` and `mysqldump --tab` write it. */
+const MYSQL_NULL = '\\N';
+
+/**
+ * The warning for columns holding `\N`: they are kept as text, as pandas reads them (engine.md has
+ * no setting for missing-value markers), with the ways to make them missing.
+ */
+function nullMarkWarning(display: string, columns: readonly string[], marks: ReadonlyMap<number, { rows: number; first: number }>): string {
+  const rows = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
+  const listed = [...marks].sort(([a], [b]) => a - b).map(([k, { rows: n, first }]) =>
+    `"${columns[k]}" in ${n === 1 ? `row ${first}` : `${rows(n)} (first row ${first})`}`);
+  return `${display}: \\N, MySQL's NULL as SELECT ... INTO OUTFILE and mysqldump --tab write it, is kept as the text \\N (as pandas reads it; a number or date_time field counts it as a coercion failure), in ${marks.size === 1 ? 'column' : 'columns'} ${listed.join(', ')}; to read it as missing, export NULL as an empty field, or give the field the text rule '^\\\\N$': '' under config.text.regexReplacement (text rules run after impute).`;
+}
+
 /** A value quoted for a message, cut to 40 characters. */
 function quoteShort(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
@@ -810,6 +824,18 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
   const mixed = { rows: 0, offset: 0, column: 0 };
   /** Under --lenient, rows of a one-column file cut at their first comma: the first one's place and values, and the first row numbers. */
   const cut = { rows: 0, offset: 0, kept: '', value: '', firstRows: [] as number[] };
+  /** Column index -> the cells that are exactly `\N` (MySQL's NULL) and the first one's row. */
+  const nullMarks = new Map<number, { rows: number; first: number }>();
+  /** Notes the `\N` cells of a row (only for text holding one). A part of a parallel run leaves them to the one-thread reader, which alone warns. */
+  const noteNullMarks = (cells: Row, row: number): void => {
+    for (let k = 0; k < width; k++) {
+      if (cells[k] !== MYSQL_NULL) continue;
+      if (part) throw new Error(`${display} holds \\N, which the one-thread reader reports.`);
+      const seen = nullMarks.get(k);
+      if (seen) seen.rows++;
+      else nullMarks.set(k, { rows: 1, first: row });
+    }
+  };
 
   /** The problem of a line break of the other kind right after a closing quote, at offset `at` of `text`. */
   const strayAfterQuote = (text: string, textOffset: number, record: number, at: number): RecordProblem =>
@@ -820,7 +846,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
    * Turns parsed records into rows (in place: Papa's arrays are ours), batching them. `strays`:
    * the line breaks of the other kind outside quotes in `text` (strayBreaks), when it holds any.
    */
-  const take = (records: string[][], text: string, textOffset: number, strays?: StrayBreak[]): void => {
+  const take = (records: string[][], text: string, textOffset: number, strays: StrayBreak[] | undefined, mayHoldNull: boolean): void => {
     // Looked up only for a record that is `[""]` or whose last cell ends with a CR (see recordShapes).
     let shapes: { quotedLast: boolean; blank: boolean }[] | undefined;
     const shapeOf = (j: number) => (shapes ??= recordShapes(text, records.length, delimiter, newline))[j];
@@ -897,6 +923,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         }
       }
       for (let k = 0; k < width; k++) if (isMissing(cells[k])) cells[k] = null;
+      if (mayHoldNull) noteNullMarks(cells, dataRows + 1);
       rows.push(cells);
       numbers.push(++dataRows);
       if (rows.length === BATCH_SIZE) {
@@ -945,7 +972,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     // One indexOf (per line in a CRLF file) says whether to look closer; a CR that ends the file ends its last row.
     const end = atEnd && newline === '\n' && text.charCodeAt(used - 1) === 13 ? used - 1 : used;
     const other = nextOtherBreak(text, 0, end, newline);
-    take(result.data, text, carryOffset, other === -1 ? undefined : strayBreaks(text, end, delimiter, newline, other));
+    // One indexOf per parse, as for the line breaks: rows are looked at for `\N` only in text that holds one.
+    take(result.data, text, carryOffset, other === -1 ? undefined : strayBreaks(text, end, delimiter, newline, other), text.includes(MYSQL_NULL));
     carry = used === 0 ? text : text.slice(used);
     carryOffset += used;
     tried = carry.length;
@@ -1009,6 +1037,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     const rows = cut.rows === 1 ? `row ${cut.firstRows[0]}` : `${cut.rows} rows (${cut.firstRows.join(', ')}${cut.rows > cut.firstRows.length ? ', ...' : ''})`;
     opts.warn(`${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut ${rows} at the first comma outside quotes, keeping ${quoteShort(cut.kept)} of ${quoteShort(cut.value)}${cut.rows > 1 ? ' and the like' : ''}; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`);
   }
+  if (nullMarks.size > 0 && opts.warn) opts.warn(nullMarkWarning(display, header ?? [], nullMarks));
   if (kept.rows > 0 && opts.warn) {
     const where = `${display}:${await lineAt(path, display, kept.offset, newline)}:${kept.column}`;
     const { name, short } = otherLineBreak(newline);

@@ -370,6 +370,23 @@ describe('CSV reader', () => {
     expect(warnings[0]).toContain('(2 such rows in all); save the file');
   });
 
+  it('keeps MySQL\'s \\N as text, as pandas does, warning once with each column\'s count and first row and the ways to make it missing', async () => {
+    const warnings: string[] = [];
+    // As mysqldump --tab writes a table: tab-separated, NULL as \N (quoted too); \N among other text, or \\N (an escaped backslash), is not counted.
+    const path = await file('id\tnote\tamount\n1\t\\N\t\\N\n2\tx \\N\t3\n3\t\\N\t"\\N"\n4\t\\\\N\t5\n', 'dump.tsv');
+    const { rows } = await readAll(path, { warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['1', '\\N', '\\N'], ['2', 'x \\N', '3'], ['3', '\\N', '\\N'], ['4', '\\\\N', '5']]);
+    expect(warnings).toEqual([`${path}: \\N, MySQL's NULL as SELECT ... INTO OUTFILE and mysqldump --tab write it, is kept as the text \\N (as pandas reads it; a number or date_time field counts it as a coercion failure), in columns "note" in 2 rows (first row 1), "amount" in 2 rows (first row 1); to read it as missing, export NULL as an empty field, or give the field the text rule '^\\\\N$': '' under config.text.regexReplacement (text rules run after impute).`]);
+    warnings.length = 0;
+    const one = await file('a,b\n1,2\n3,\\N\n');
+    await readAll(one, { warn: (m) => warnings.push(m) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('in column "b" in row 2;');
+    warnings.length = 0;
+    await readAll(await file('a,b\n1,\\n\n2,N\\\n'), { warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([]);
+  });
+
   it('counts physical lines after a quoted multi-line field and blank lines', async () => {
     const path = await file('a,b\n"one\ntwo\nthree",x\n\n1,2\n1,2,3\n');
     const error = await readError(path);
