@@ -4,6 +4,7 @@
  * scans rather than regular expressions because they run once per cell on million-row inputs.
  */
 import { canonicalDecimal } from '../contract/json.js';
+import { isWhitespace } from './missing.js';
 
 const PLUS = 43;
 const MINUS = 45;
@@ -17,12 +18,6 @@ const NINE = 57;
 const SLASH = 47;
 const COLON = 58;
 const SPACE = 32;
-
-/** True for the whitespace `String.prototype.trim` removes (the common ASCII cases first). */
-function isSpace(c: number): boolean {
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  return c === 160 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
-}
 
 function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE;
@@ -39,7 +34,8 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 /**
  * Parses number text as engine.md step 5 describes: trimmed; `-12.5`, `1e3`, thousands commas
  * `1,234.56`, a leading currency sign `$ € £ ¥` (also after a sign: `-$5`, or before it: `$-5`),
- * a trailing `%` (divided by 100), parentheses for negatives `(12)`. Returns `undefined` when the
+ * a trailing `%` (divided by 100), parentheses for negatives `(12)`, inside or outside a currency
+ * sign (`($12)`, `$(12)`; not with a sign: `(-12)`, `-$(12)`). Returns `undefined` when the
  * text is not such a number.
  */
 export function parseNumber(text: string): number | undefined {
@@ -56,8 +52,8 @@ export function parseNumber(text: string): number | undefined {
     if (i === end) return n;
     i = 0;
   }
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
-  while (end > i && isSpace(text.charCodeAt(end - 1))) end--;
+  while (i < end && isWhitespace(text.charCodeAt(i))) i++;
+  while (end > i && isWhitespace(text.charCodeAt(end - 1))) end--;
   if (i === end) return undefined;
 
   let negative = false;
@@ -82,6 +78,12 @@ export function parseNumber(text: string): number | undefined {
     if (!hasSign && !negative && (c === MINUS || c === PLUS)) {
       negative = c === MINUS;
       i++;
+    } else if (!hasSign && !negative && c === OPEN_PAREN) {
+      // Excel's accounting format shows `$(12)` as readily as `($12)`: the same negative, either side of the sign.
+      if (text.charCodeAt(end - 1) !== CLOSE_PAREN) return undefined;
+      negative = true;
+      i++;
+      end--;
     }
   }
   if (end > i && text.charCodeAt(end - 1) === PERCENT) {
@@ -163,7 +165,7 @@ export function parseNumber(text: string): number | undefined {
 export function isZeroPadded(text: string): boolean {
   let i = 0;
   const end = text.length;
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  while (i < end && isWhitespace(text.charCodeAt(i))) i++;
   const c = text.charCodeAt(i);
   if (c === MINUS || c === PLUS) i++;
   return text.charCodeAt(i) === ZERO && i + 1 < end && isDigit(text.charCodeAt(i + 1));
@@ -234,7 +236,7 @@ function daysInMonth(year: number, month: number): number {
 export function slashDateOrder(text: string): SlashDateOrder | undefined {
   let i = 0;
   const end = text.length;
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  while (i < end && isWhitespace(text.charCodeAt(i))) i++;
   const a = digitsEnd(text, i, end);
   if (a - i < 1 || a - i > 2 || text.charCodeAt(a) !== SLASH) return undefined;
   const b = digitsEnd(text, a + 1, end);
@@ -351,8 +353,8 @@ export function parseDate(text: string, dayFirst = false): DateParts | undefined
   }
   let i = 0;
   let end = text.length;
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
-  while (end > i && isSpace(text.charCodeAt(end - 1))) end--;
+  while (i < end && isWhitespace(text.charCodeAt(i))) i++;
+  while (end > i && isWhitespace(text.charCodeAt(end - 1))) end--;
   const e1 = digitsEnd(text, i, end);
   const n1 = e1 - i;
   if (e1 >= end) return undefined;

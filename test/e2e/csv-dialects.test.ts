@@ -88,6 +88,17 @@ describe.skipIf(!hasPandas)('files pandas writes with ; and tab (skipped without
     }
   }, 30_000);
 
+  it('under --lenient, names the rows of a one-column file pandas wrote with ; whose values it cut at a comma, and what it kept', async () => {
+    pandasCsv('one-column-lenient.csv', { note: ['a, b', 'c', 'd,e'] }, ';');
+    const r = await dryRun('one-column-lenient.csv', ['note'], ['--lenient']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json.runWebhook.dataTable).toEqual([['note'], ['a'], ['c'], ['d']]);
+    expect(r.json.report.rowsRepaired).toBe(2);
+    const said = /one-column-lenient\.csv:2: the header is one column \(it holds no comma, semicolon, tab or \| outside quotes\), so --lenient cut 2 rows \(1, 3\) at the first comma outside quotes, keeping "a" of "a, b" and the like; to keep such values whole, quote them .* add their names to the header\.$/;
+    expect(r.json.report.warnings).toEqual([expect.stringMatching(said)]);
+    expect(r.stderr).toMatch(/^warning: .*one-column-lenient\.csv:2: the header is one column/m);
+  }, 30_000);
+
   it('refuses a file whose first rows split evenly on two delimiters, naming both and the way out', async () => {
     const columns = { 'Name, first': ['Smith, John', 'Doe, Jane'], Age: [42, 37] };
     pandasCsv('even-semi.csv', columns, ';');
@@ -173,7 +184,7 @@ describe('files printf writes byte by byte', () => {
 
   it('says the line ends are mixed when CRLF and lone CR line ends run two lines into one row', async () => {
     sh(String.raw`printf 'id,name\r\n1,a\n2,b\r3,c\n' > mixed-eol.csv`);
-    await refused('mixed-eol.csv', /mixed-eol\.csv:3: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
+    await refused('mixed-eol.csv', /mixed-eol\.csv:3:4: the line ends are mixed: this line holds a lone CR, .* so the row has 3 cells but the header has 2; save the file with one kind of line end .* and retry\.$/);
   });
 
   it('says the line ends are mixed when --lenient cuts a row that CRLF and lone CR line ends ran together', async () => {
@@ -190,6 +201,11 @@ describe('files printf writes byte by byte', () => {
   it('refuses a lone CR in an unquoted field of an LF file at its line and column, though the row is as wide as the header', async () => {
     sh(String.raw`printf 'a,b\n1,x\ry\n2,z\n' > lone-cr.csv`);
     await refused('lone-cr.csv', /lone-cr\.csv:2:4: an unquoted field holds a lone CR \(carriage return\), which readers disagree on/);
+  });
+
+  it('says the line ends are mixed when a lone CR follows a closing quote, at its line and column', async () => {
+    sh(String.raw`printf 'a,b\n"a"\rb,c\n1,2\n' > cr-after-quote.csv`);
+    await refused('cr-after-quote.csv', /cr-after-quote\.csv:2:4: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; save the file with one kind of line end .* and retry\.$/);
   });
 
   it('refuses a NUL byte in a UTF-8 file at its line and column', async () => {

@@ -23,6 +23,8 @@ interface Options {
   loneCrRow?: number;
   /** Row index (0-based) whose line ends in a lone CR (the file's other lines in LF): it runs into the next line. */
   mixedRow?: number;
+  /** Row indices (0-based) whose Tel is `\N`, MySQL's NULL. */
+  nullRows?: number[];
   /** Row index from which Signup Date is written as DD/MM/YYYY (after the sample: the order is unknown to it). */
   slashFrom?: number;
   /**
@@ -71,6 +73,7 @@ function customersCsv(opts: Options): string {
     const cells = [rowId, pick(first), pick(last), email, opts.semicolons ? amount.replaceAll('"', '') : amount, pick(countries), date, `(555) ${100 + int(900)}-${1000 + int(9000)}`, note];
     if (i === opts.badRow) cells.push('extra');
     if (i === opts.loneCrRow) cells[2] = 'smi\rth';
+    if (opts.nullRows?.includes(i)) cells[7] = '\\N';
     if (i === opts.mixedRow) cells[8] = 'plain'; // a CR after a closing quote is another error
     lines.push(cells.join(delimiter) + (i === opts.mixedRow ? '\u0001' : ''));
   }
@@ -238,6 +241,19 @@ describe('import dry-run with two threads', () => {
     expect(ja.report.warnings).toContainEqual(expect.stringMatching(/customers\.csv:\d+:\d+: an unquoted field holds a lone CR \(carriage return\), kept in the value under --lenient;/));
     expect(ja.report.warnings).toContainEqual(expect.stringMatching(/customers\.csv:\d+:\d+: the line ends are mixed: this line holds a lone CR, .* padded or cut under --lenient;/));
     expect(ja.report.rowsRepaired).toBe(1);
+    expect(jb.report).toEqual(ja.report);
+  }, 180_000);
+
+  it('warns of \\N cells after the sample exactly as one thread does, with the same bytes and report', async () => {
+    const dir = await setup({ rows: 110_000, nullRows: [100_000, 100_002] });
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.csv'), dryRun(dir, 'default', 'two.csv')]);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(two.exitCode, two.stderr).toBe(0);
+    // The part holding one leaves the file to one thread, which alone counts them all.
+    expect(two.stderr).toContain('engine: fell back to 1 thread');
+    expect((await readFile(join(dir, 'two.csv'))).equals(await readFile(join(dir, 'one.csv')))).toBe(true);
+    const [ja, jb] = [JSON.parse(one.stdout), JSON.parse(two.stdout)];
+    expect(ja.report.warnings).toContainEqual(expect.stringMatching(/customers\.csv: \\N, MySQL's NULL .* in column "Tel" in 2 rows \(first row 100001\);/));
     expect(jb.report).toEqual(ja.report);
   }, 180_000);
 

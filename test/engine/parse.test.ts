@@ -66,6 +66,14 @@ describe('parseNumber', () => {
     expect(parseNumber('($1,000.50)')).toBe(-1000.5);
   });
 
+  it('reads parentheses after a currency sign as the same negative as around it', () => {
+    expect(parseNumber('$(12)')).toBe(-12);
+    expect(parseNumber('($12)')).toBe(-12);
+    expect(parseNumber(' €(1,000.50) ')).toBe(-1000.5);
+    expect(parseNumber('$(12%)')).toBe(-0.12);
+    for (const text of ['$(12', '$12)', '$(-12)', '-$(12)', '+$(12)', '($(12))', '$()', '$ (12)']) expect(parseNumber(text), text).toBeUndefined();
+  });
+
   it('refuses text that is not a number', () => {
     for (const text of ['', '   ', 'abc', '12abc', '1 000', '0x10', 'Infinity', 'NaN', '1e', '$', '-', '.', '(12', '(-12)', '--1', '1e400', '5 %', '12$']) {
       expect(parseNumber(text), text).toBeUndefined();

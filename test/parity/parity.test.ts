@@ -18,6 +18,8 @@ const DATA = join(ROOT, 'node_modules', 'vega-datasets', 'data');
 /** One dataset's job: the input column -> field mapping (fields in output order), types, casings, row dropping. */
 interface Spec {
   file: string;
+  /** The file's text, for a small file of our own written to the temp folder (rather than a vega dataset). */
+  content?: string;
   fields: [column: string, field: string][];
   types?: Record<string, 'number' | 'date_time' | 'category' | 'rich_text'>;
   casing?: Record<string, 'upper' | 'lower' | 'title'>;
@@ -82,6 +84,26 @@ const SPECS: Record<string, Spec> = {
   },
 };
 
+/**
+ * What Python's str.strip() takes as whitespace decides "missing" (engine.md leaves "whitespace"
+ * undefined): the information separators U+001C..U+001F are whitespace, a U+FEFF is not; numbers
+ * and dates are trimmed the same way, and `$(12)` is the accounting negative `($12)` is.
+ */
+SPECS.whitespace = {
+  file: 'whitespace.csv',
+  content: [
+    'id,note,amount,when,must',
+    '1,\u001c,$(12),2024-03-05,x',
+    '2,"\u001f \t",($12),\u001e2024-03-05\u001d,x',
+    '3,\ufeff,\u001c12\u001f,2024-03-05\u0085,x',
+    '4,plain,\u00a01,,\u001e\u001f',
+    '5,\u001dtext\u001c,-$1,2024-03-05,x',
+  ].join('\n') + '\n',
+  fields: [['id', 'id'], ['note', 'note'], ['amount', 'amount'], ['when', 'when'], ['must', 'must']],
+  types: { id: 'number', note: 'rich_text', amount: 'number', when: 'date_time', must: 'rich_text' },
+  rowDropping: [{ method: 'missingValues', fields: ['must'] }],
+};
+
 const python = findPython(['pandas']);
 if (!python) console.warn(`parity tests ${noPythonReason(['pandas'], 'python3-pandas')}`);
 
@@ -89,10 +111,15 @@ let dir: string;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'import-parity-')); });
 afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
 
+/** Where a spec's input file is: a vega dataset, or one of our own in the temp folder. */
+function inputPath(spec: Spec): string {
+  return spec.content === undefined ? join(DATA, spec.file) : join(dir, spec.file);
+}
+
 /** The job file for the dry run. */
 function jobYaml(spec: Spec): string {
   const q = JSON.stringify;
-  const lines = ['version: 1', 'input:', `  file: ${q(join(DATA, spec.file))}`, 'config:', '  mapping:'];
+  const lines = ['version: 1', 'input:', `  file: ${q(inputPath(spec))}`, 'config:', '  mapping:'];
   for (const [column, field] of spec.fields) lines.push(`    ${q(column)}: ${q(field)}`);
   if (spec.casing) {
     lines.push('  text:', '    casing:');
@@ -110,7 +137,7 @@ function jobYaml(spec: Spec): string {
 /** The job for the reference. */
 function jobJson(spec: Spec): string {
   return JSON.stringify({
-    input: join(DATA, spec.file),
+    input: inputPath(spec),
     mapping: Object.fromEntries(spec.fields),
     expectedFields: spec.fields.map(([, f]) => f),
     dataTypes: spec.types ?? {},
@@ -143,6 +170,7 @@ describe.skipIf(!python).each(Object.keys(SPECS))('parity with pandas on vega-da
     const jsonPath = join(dir, `${name}.json`);
     const oursPath = join(dir, `${name}.ours.csv`);
     const referencePath = join(dir, `${name}.reference.csv`);
+    if (spec.content !== undefined) await writeFile(inputPath(spec), spec.content);
     await writeFile(yamlPath, jobYaml(spec));
     await writeFile(jsonPath, jobJson(spec));
     const run = await runCli(['dry-run', yamlPath, '--out', oursPath], { timeoutMs: 60_000 });

@@ -88,7 +88,7 @@ def read_input(path):
 
 # ---- data types ---------------------------------------------------------------------------
 
-NUMBER = re.compile(r"^(?P<open>\()?(?P<sign>[+-])?(?P<cur>[$€£¥])?(?P<sign2>[+-])?"
+NUMBER = re.compile(r"^(?P<open>\()?(?P<sign>[+-])?(?P<cur>[$€£¥])?(?P<sign2>[+-])?(?P<open2>\()?"
                     r"(?P<int>\d{1,3}(?:,\d{3})+|\d*)(?P<frac>\.\d*)?(?:[eE](?P<exp>[+-]?\d+))?(?P<pct>%)?(?P<close>\))?$")
 
 
@@ -96,9 +96,14 @@ def parse_number(text):
     """engine.md step 5 `number`, or None when the text is not such a number."""
     t = text.strip()
     m = NUMBER.match(t)
-    if not m or bool(m["open"]) != bool(m["close"]):
+    if not m:
         return None
-    if m["open"] and (m["sign"] or m["sign2"]):
+    opened = bool(m["open"]) or bool(m["open2"])
+    if opened != bool(m["close"]) or (m["open"] and m["open2"]):
+        return None
+    if m["open2"] and not m["cur"]:
+        return None
+    if opened and (m["sign"] or m["sign2"]):
         return None
     if m["sign"] and m["sign2"]:
         return None
@@ -109,7 +114,7 @@ def parse_number(text):
     value = float(mantissa.scaleb(exponent))
     if math.isinf(value):
         return None
-    negative = bool(m["open"]) or (m["sign"] or m["sign2"]) == "-"
+    negative = opened or (m["sign"] or m["sign2"]) == "-"
     return -value if negative and value != 0 else (0.0 if value == 0 else value)
 
 

@@ -10,7 +10,7 @@ import type PapaNamespace from 'papaparse';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { HEADER_LINE_LIMIT, InputLimitError, ROW_LIMIT, sizeText } from './limits.js';
-import { BATCH_SIZE, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
+import { BATCH_SIZE, REPORT_FIRST_ROWS, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
 
 /**
  * Bytes per read from disk. Measured (1M rows, one thread): 64 KiB against 1 MiB took peak RSS
@@ -674,6 +674,25 @@ class RecordProblem {
   ) {}
 }
 
+/** MySQL's NULL as `SELECT ... INTO OUTFILE` and `mysqldump --tab` write it. */
+const MYSQL_NULL = '\\N';
+
+/**
+ * The warning for columns holding `\N`: they are kept as text, as pandas reads them (engine.md has
+ * no setting for missing-value markers), with the ways to make them missing.
+ */
+function nullMarkWarning(display: string, columns: readonly string[], marks: ReadonlyMap<number, { rows: number; first: number }>): string {
+  const rows = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
+  const listed = [...marks].sort(([a], [b]) => a - b).map(([k, { rows: n, first }]) =>
+    `"${columns[k]}" in ${n === 1 ? `row ${first}` : `${rows(n)} (first row ${first})`}`);
+  return `${display}: \\N, MySQL's NULL as SELECT ... INTO OUTFILE and mysqldump --tab write it, is kept as the text \\N (as pandas reads it; a number or date_time field counts it as a coercion failure), in ${marks.size === 1 ? 'column' : 'columns'} ${listed.join(', ')}; to read it as missing, export NULL as an empty field, or give the field the text rule '^\\\\N$': '' under config.text.regexReplacement (text rules run after impute).`;
+}
+
+/** A value quoted for a message, cut to 40 characters. */
+function quoteShort(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+}
+
 /** The line break that does not end a row in a file split on `newline`, as messages name it. */
 function otherLineBreak(newline: Newline): { name: string; short: string; why: string } {
   return newline === '\n'
@@ -702,8 +721,12 @@ function columnAt(text: string, at: number, newline: Newline): number {
   return at - text.lastIndexOf(newline, at - 1);
 }
 
-/** A line break of the other kind outside quotes: its record's index among the records of the text, and its offset there. */
-export interface StrayBreak { record: number; at: number }
+/**
+ * A line break of the other kind outside quotes: its record's index among the records of the text,
+ * its offset there, and `afterQuote` when only spaces part it from a closing quote (`"x"\r`), where
+ * Papa Parse drops it rather than keep it in a value.
+ */
+export interface StrayBreak { record: number; at: number; afterQuote?: true }
 
 /**
  * The line breaks of the other kind (nextOtherBreak) that lie outside quoted fields in the first
@@ -720,6 +743,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
   let record = 0;
   let p = 0; // start of the current field
   while (candidate !== -1 && p < end) {
+    let closedAt = -1; // just past the field's closing quote, when it is quoted
     if (text.charCodeAt(p) === 34) {
       // A quoted field holds any line break as data: step past its closing quote.
       let q = p + 1;
@@ -729,6 +753,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
         q += 2;
       }
       p = q === -1 ? end : q + 1;
+      closedAt = p;
       while (candidate !== -1 && candidate < p) candidate = nextOtherBreak(text, candidate + 1, end, newline);
       if (nextDelim !== -1 && nextDelim < p) nextDelim = text.indexOf(delimiter, p);
       if (nextNewline !== -1 && nextNewline < p) nextNewline = text.indexOf(newline, p);
@@ -736,7 +761,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
     // The unquoted field (or what follows a closing quote: CR of a CRLF) runs to the delimiter or line break.
     const fieldEnd = Math.min(nextDelim === -1 ? end : nextDelim, nextNewline === -1 ? end : nextNewline, end);
     while (candidate !== -1 && candidate < fieldEnd) {
-      found.push({ record, at: candidate });
+      found.push(closedAt !== -1 && /^ *$/.test(text.slice(closedAt, candidate)) ? { record, at: candidate, afterQuote: true } : { record, at: candidate });
       candidate = nextOtherBreak(text, candidate + 1, end, newline);
     }
     if (fieldEnd >= end) break;
@@ -797,12 +822,31 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
    */
   const kept = { rows: 0, offset: 0, column: 0 };
   const mixed = { rows: 0, offset: 0, column: 0 };
+  /** Under --lenient, rows of a one-column file cut at their first comma: the first one's place and values, and the first row numbers. */
+  const cut = { rows: 0, offset: 0, kept: '', value: '', firstRows: [] as number[] };
+  /** Column index -> the cells that are exactly `\N` (MySQL's NULL) and the first one's row. */
+  const nullMarks = new Map<number, { rows: number; first: number }>();
+  /** Notes the `\N` cells of a row (only for text holding one). A part of a parallel run leaves them to the one-thread reader, which alone warns. */
+  const noteNullMarks = (cells: Row, row: number): void => {
+    for (let k = 0; k < width; k++) {
+      if (cells[k] !== MYSQL_NULL) continue;
+      if (part) throw new Error(`${display} holds \\N, which the one-thread reader reports.`);
+      const seen = nullMarks.get(k);
+      if (seen) seen.rows++;
+      else nullMarks.set(k, { rows: 1, first: row });
+    }
+  };
+
+  /** The problem of a line break of the other kind right after a closing quote, at offset `at` of `text`. */
+  const strayAfterQuote = (text: string, textOffset: number, record: number, at: number): RecordProblem =>
+    new RecordProblem(text, textOffset, record, (where) =>
+      `${where}: the line ends are mixed: a closing quote is followed by ${otherLineBreak(newline).why}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`, undefined, at);
 
   /**
    * Turns parsed records into rows (in place: Papa's arrays are ours), batching them. `strays`:
    * the line breaks of the other kind outside quotes in `text` (strayBreaks), when it holds any.
    */
-  const take = (records: string[][], text: string, textOffset: number, strays?: StrayBreak[]): void => {
+  const take = (records: string[][], text: string, textOffset: number, strays: StrayBreak[] | undefined, mayHoldNull: boolean): void => {
     // Looked up only for a record that is `[""]` or whose last cell ends with a CR (see recordShapes).
     let shapes: { quotedLast: boolean; blank: boolean }[] | undefined;
     const shapeOf = (j: number) => (shapes ??= recordShapes(text, records.length, delimiter, newline))[j];
@@ -815,6 +859,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       let stray = -1;
       if (strays !== undefined && s < strays.length && strays[s].record === j) {
         stray = strays[s].at;
+        // Papa Parse dropped it (`"x"\r\r\n`), so neither --lenient's keeping nor a width says it: refused as mixed.
+        if (strays[s].afterQuote) throw strayAfterQuote(text, textOffset, j, stray);
         while (s < strays.length && strays[s].record === j) s++;
       }
       // Records are split on LF; the CR of a CRLF ending stays on the last unquoted cell. A quoted
@@ -835,16 +881,27 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       }
       const isWrongWidth = n !== width;
       if (isWrongWidth) {
-        if (!lenient) {
+        // A header with no delimiter is one column, read comma-separated: pandas' to_csv(sep=';')
+        // leaves `a, b` unquoted there, and --lenient cuts such a value at its first comma.
+        const isOneColumn = width === 1 && delimiter === ',' && !forced && stray === -1;
+        // A part of a parallel run leaves such a cut to the one-thread reader (the run falls back), which names the rows.
+        if (!lenient || (isOneColumn && part)) {
           const have = `${n} ${n === 1 ? 'cell' : 'cells'}`;
           const commas = `${n - 1} ${n === 2 ? 'comma' : 'commas'}`;
           throw new RecordProblem(text, textOffset, j, stray !== -1
             ? (where) => `${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so the row has ${have} but the header has ${width}; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`
-            // A header with no delimiter is one column, read comma-separated: pandas' to_csv(sep=';')
-            // leaves `a, b` unquoted there. --lenient would cut such values, so it is not offered.
-            : width === 1 && delimiter === ',' && !forced
+            // --lenient would cut such values, so it is not offered.
+            : isOneColumn
               ? (where) => `${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes) but this row holds ${commas} outside quotes; if the file is one column, quote the values that hold commas (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`
-              : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`);
+              : (where) => `${where}: row has ${have} but the header has ${width}; fix the row or pass --lenient to pad or cut such rows.`, undefined, stray === -1 ? undefined : stray);
+        }
+        if (isOneColumn) {
+          if (cut.rows++ === 0) {
+            cut.offset = textOffset + recordStart(Papa, text, j, delimiter, newline);
+            cut.kept = cells[0] as string;
+            cut.value = cells.join(delimiter);
+          }
+          if (cut.firstRows.length < REPORT_FIRST_ROWS) cut.firstRows.push(dataRows + 1);
         }
         if (n > width) cells.length = width;
         else for (; n < width; n++) cells.push(null);
@@ -866,6 +923,7 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
         }
       }
       for (let k = 0; k < width; k++) if (isMissing(cells[k])) cells[k] = null;
+      if (mayHoldNull) noteNullMarks(cells, dataRows + 1);
       rows.push(cells);
       numbers.push(++dataRows);
       if (rows.length === BATCH_SIZE) {
@@ -885,10 +943,12 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
       carry = text;
       return;
     }
-    const scanned = scanRecords(text, delimiter, newline, atEnd);
+    // A CR that ends the file ends its last row, after a closing quote too (`1,"x"\r`): parsed without it.
+    const parsed = atEnd && newline === '\n' && text.endsWith('"\r') ? text.slice(0, -1) : text;
+    const scanned = scanRecords(parsed, delimiter, newline, atEnd);
     const result = scanned
       ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
-      : parser!.parse(text, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
+      : parser!.parse(parsed, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {
@@ -896,7 +956,10 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
           throw new RecordProblem(text, carryOffset, error.row, (where) =>
             `${where}: a quoted field is never closed; add the closing quote (") or double the quotes inside the field.`);
         }
-        const quote = error.index === undefined ? -1 : closingQuote(text, error.index, delimiter, newline);
+        const closing = error.index === undefined ? undefined : closingQuote(text, error.index, delimiter, newline);
+        // `"a"\rb` in an LF file: the same mixed line ends as a lone CR in an unquoted field, named at the CR.
+        if (closing?.isStrayBreak) throw strayAfterQuote(text, carryOffset, error.row, closing.after);
+        const quote = closing?.quote ?? -1;
         // A backslash before it: quotes escaped as \" (MySQL's INTO OUTFILE, Python's csv with
         // escapechar), which RFC 4180 readers (pandas too) read otherwise; named, not unescaped as a guess.
         const isBackslashed = quote > 0 && text.charCodeAt(quote - 1) === 92;
@@ -909,7 +972,8 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     // One indexOf (per line in a CRLF file) says whether to look closer; a CR that ends the file ends its last row.
     const end = atEnd && newline === '\n' && text.charCodeAt(used - 1) === 13 ? used - 1 : used;
     const other = nextOtherBreak(text, 0, end, newline);
-    take(result.data, text, carryOffset, other === -1 ? undefined : strayBreaks(text, end, delimiter, newline, other));
+    // One indexOf per parse, as for the line breaks: rows are looked at for `\N` only in text that holds one.
+    take(result.data, text, carryOffset, other === -1 ? undefined : strayBreaks(text, end, delimiter, newline, other), text.includes(MYSQL_NULL));
     carry = used === 0 ? text : text.slice(used);
     carryOffset += used;
     tried = carry.length;
@@ -968,6 +1032,12 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     const where = `${display}:${await lineAt(path, display, mixed.offset, newline)}:${mixed.column}`;
     opts.warn(`${where}: the line ends are mixed: this line holds ${otherLineBreak(newline).why}, so its row had the wrong number of cells and was padded or cut under --lenient${mixed.rows > 1 ? ` (${mixed.rows} such rows in all)` : ''}; save the file with one kind of line end (an editor's line-ending setting does it) to read the rows as written.`);
   }
+  if (cut.rows > 0 && opts.warn) {
+    const where = `${display}:${await lineAt(path, display, cut.offset, newline)}`;
+    const rows = cut.rows === 1 ? `row ${cut.firstRows[0]}` : `${cut.rows} rows (${cut.firstRows.join(', ')}${cut.rows > cut.firstRows.length ? ', ...' : ''})`;
+    opts.warn(`${where}: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut ${rows} at the first comma outside quotes, keeping ${quoteShort(cut.kept)} of ${quoteShort(cut.value)}${cut.rows > 1 ? ' and the like' : ''}; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`);
+  }
+  if (nullMarks.size > 0 && opts.warn) opts.warn(nullMarkWarning(display, header ?? [], nullMarks));
   if (kept.rows > 0 && opts.warn) {
     const where = `${display}:${await lineAt(path, display, kept.offset, newline)}:${kept.column}`;
     const { name, short } = otherLineBreak(newline);
@@ -994,20 +1064,22 @@ export async function sniffCsvFile(path: string, display: string, forced: string
 }
 
 /**
- * Offset in `text` of the quote that closes the quoted field starting at `from` (just past its
- * opening quote) and is followed by text, not by a delimiter, line break or the end; -1 if none
- * (error path only: Papa Parse's InvalidQuotes gives the field's start).
+ * The quote that closes the quoted field starting at `from` (just past its opening quote) and is
+ * followed by text, not by a delimiter, the line break or the end: its offset in `text`, the offset
+ * of what follows it, and whether that is a line break of the other kind (a lone CR in an LF file,
+ * an LF in a CR file); undefined if none (error path only: Papa Parse's InvalidQuotes gives the field's start).
  */
-function closingQuote(text: string, from: number, delimiter: string, newline: Newline): number {
+function closingQuote(text: string, from: number, delimiter: string, newline: Newline): { quote: number; after: number; isStrayBreak: boolean } | undefined {
   for (let i = text.indexOf('"', from); i !== -1; i = text.indexOf('"', i + 1)) {
     if (text[i + 1] === '"') { i++; continue; }
     let after = i + 1;
     while (text[after] === ' ') after++; // Papa Parse allows spaces between a closing quote and what ends the field
     const next = text[after];
-    if (next === undefined || next === delimiter || next === newline || next === '\r') return -1;
-    return i;
+    if (next === undefined || next === delimiter || next === newline) return undefined;
+    if (newline === '\n' && next === '\r' && text[after + 1] === '\n') return undefined; // CRLF
+    return { quote: i, after, isStrayBreak: next === (newline === '\n' ? '\r' : '\n') };
   }
-  return -1;
+  return undefined;
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */

@@ -280,14 +280,47 @@ describe('CSV reader', () => {
     expect((await readError(tsv)).message).toBe(`${tsv}:2: row has 2 cells but the header has 1; fix the row or pass --lenient to pad or cut such rows.`);
   });
 
+  it('under lenient, cuts the rows of a one-column file at their first comma, warning with the first row numbers and what was kept', async () => {
+    const warnings: string[] = [];
+    const report = emptyReport();
+    const path = await file('note\nplain\na, b\n"x, y"\nc,d,e\n1,2\n3,4\n5,6\n7,8\n');
+    const { rows } = await readAll(path, { lenient: true, report, warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['plain'], ['a'], ['x, y'], ['c'], ['1'], ['3'], ['5'], ['7']]);
+    expect(report.rowsRepaired).toBe(6);
+    expect(warnings).toEqual([`${path}:3: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut 6 rows (2, 4, 5, 6, 7, ...) at the first comma outside quotes, keeping "a" of "a, b" and the like; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`]);
+    warnings.length = 0;
+    const one = await file('note\n"a\nb"\nlong value, ' + 'x'.repeat(50) + '\n');
+    await readAll(one, { lenient: true, warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([`${one}:4: the header is one column (it holds no comma, semicolon, tab or | outside quotes), so --lenient cut row 2 at the first comma outside quotes, keeping "long value" of "long value, ${'x'.repeat(28)}..."; to keep such values whole, quote them (as pandas' to_csv does with its default sep) or name the file .tsv, and if the rows hold more columns, add their names to the header.`]);
+  });
+
   it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) runs two lines into one row', async () => {
     const crlf = await file('id,name\r\n1,a\n2,b\r3,c\n');
-    expect((await readError(crlf)).message).toBe(`${crlf}:3: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+    expect((await readError(crlf)).message).toBe(`${crlf}:3:4: the line ends are mixed: this line holds a lone CR, which does not end a row in a file whose lines end in LF or CRLF, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
     const cr = await file('id,name\r1,a\n2,b\r3,c\r');
-    expect((await readError(cr)).message).toBe(`${cr}:2: the line ends are mixed: this line holds an LF, which does not end a row in a file whose lines end in a lone CR, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
+    expect((await readError(cr)).message).toBe(`${cr}:2:4: the line ends are mixed: this line holds an LF, which does not end a row in a file whose lines end in a lone CR, so the row has 3 cells but the header has 2; save the file with one kind of line end (an editor's line-ending setting does it) and retry.`);
     // A CR inside quotes is data: a row too wide for another reason keeps the usual message.
     const quoted = await file('id,name\n1,"a\rb",c\n');
     expect((await readError(quoted)).message).toBe(`${quoted}:2: row has 3 cells but the header has 2; fix the row or pass --lenient to pad or cut such rows.`);
+  });
+
+  it('says the line ends are mixed when a lone CR (or, in a CR file, an LF) follows a closing quote, at its line and column', async () => {
+    const mixed = "save the file with one kind of line end (an editor's line-ending setting does it) and retry.";
+    const lf = await file('a,b\n"a"\rb,c\n1,2\n');
+    expect((await readError(lf)).message).toBe(`${lf}:2:4: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; ${mixed}`);
+    // Spaces may come between the quote and the CR; a CRLF line end converted once more is a lone CR too.
+    const spaced = await file('a,b\r\n1,"x" \ry\r\n');
+    expect((await readError(spaced)).message).toBe(`${spaced}:2:7: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; ${mixed}`);
+    // There Papa Parse drops the CR: refused under lenient too, which could not keep it in the value.
+    const twice = await file('a,b\r\n1,"x"\r\r\n2,3\r\n');
+    expect((await readError(twice)).message).toMatch(/:2:6: the line ends are mixed: a closing quote is followed by a lone CR/);
+    expect((await readError(twice, { lenient: true })).message).toMatch(/:2:6: the line ends are mixed: a closing quote is followed by a lone CR/);
+    const cr = await file('a,b\r1,"x"\ny\r2,3\r');
+    expect((await readError(cr)).message).toBe(`${cr}:2:6: the line ends are mixed: a closing quote is followed by an LF, which does not end a row in a file whose lines end in a lone CR; ${mixed}`);
+    // Other text after a closing quote keeps its own message, and a CR that ends the file is its last line end.
+    expect((await readError(await file('a,b\n1,"x"y\n'))).message).toMatch(/:2:5: a quoted field has text after its closing quote;/);
+    expect((await readAll(await file('a,b\n1,"x"\r'))).rows).toEqual([['1', 'x']]);
+    expect((await readAll(await file('a,b\n1,"x\r"\r'))).rows).toEqual([['1', 'x\r']]);
   });
 
   it('refuses a lone CR in an unquoted field of an LF or CRLF file at its line and column, though the row is as wide as the header', async () => {
@@ -335,6 +368,23 @@ describe('CSV reader', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0].startsWith(`${cr}:2:4: the line ends are mixed: this line holds an LF, `)).toBe(true);
     expect(warnings[0]).toContain('(2 such rows in all); save the file');
+  });
+
+  it('keeps MySQL\'s \\N as text, as pandas does, warning once with each column\'s count and first row and the ways to make it missing', async () => {
+    const warnings: string[] = [];
+    // As mysqldump --tab writes a table: tab-separated, NULL as \N (quoted too); \N among other text, or \\N (an escaped backslash), is not counted.
+    const path = await file('id\tnote\tamount\n1\t\\N\t\\N\n2\tx \\N\t3\n3\t\\N\t"\\N"\n4\t\\\\N\t5\n', 'dump.tsv');
+    const { rows } = await readAll(path, { warn: (m) => warnings.push(m) });
+    expect(rows).toEqual([['1', '\\N', '\\N'], ['2', 'x \\N', '3'], ['3', '\\N', '\\N'], ['4', '\\\\N', '5']]);
+    expect(warnings).toEqual([`${path}: \\N, MySQL's NULL as SELECT ... INTO OUTFILE and mysqldump --tab write it, is kept as the text \\N (as pandas reads it; a number or date_time field counts it as a coercion failure), in columns "note" in 2 rows (first row 1), "amount" in 2 rows (first row 1); to read it as missing, export NULL as an empty field, or give the field the text rule '^\\\\N$': '' under config.text.regexReplacement (text rules run after impute).`]);
+    warnings.length = 0;
+    const one = await file('a,b\n1,2\n3,\\N\n');
+    await readAll(one, { warn: (m) => warnings.push(m) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('in column "b" in row 2;');
+    warnings.length = 0;
+    await readAll(await file('a,b\n1,\\n\n2,N\\\n'), { warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([]);
   });
 
   it('counts physical lines after a quoted multi-line field and blank lines', async () => {
