@@ -11,6 +11,7 @@ import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
+import type { RuleSubject } from '../engine/types.js';
 import { nameList, UsageError, type JobFileProblem } from '../errors.js';
 import { invisibleDifference, suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
@@ -249,6 +250,41 @@ function suggestedFieldsKept(suggested: NonNullable<KnownFacts['suggestedFields'
     if (!Object.hasOwn(mapping, column) || mapping[column] === field) kept.add(field);
   }
   return suggested.names.filter((f) => kept.has(f));
+}
+
+/**
+ * The key path, in the job file, of the rule an engine step's message is about (RuleSubject), when
+ * the job file configures it: the engine knows rules by field, the job file by line.
+ */
+export function rulePath(job: JobFile, rule: RuleSubject): (string | number)[] | undefined {
+  const { config, schema } = job;
+  const f = rule.field;
+  switch (rule.step) {
+    case 'text':
+      if (getOwn(config.text?.regexReplacement, f) !== undefined) return ['config', 'text', 'regexReplacement', f];
+      return getOwn(config.text?.casing, f) !== undefined ? ['config', 'text', 'casing', f] : undefined;
+    case 'impute':
+      if (getOwn(config.impute, f) !== undefined) return ['config', 'impute', f];
+      return getOwn(schema?.imputeMethods, f) !== undefined ? ['schema', 'imputeMethods', f] : undefined;
+    case 'units':
+      return getOwn(config.units, f) !== undefined ? ['config', 'units', f] : undefined;
+    case 'drop-rows': {
+      // Preset rules are the schema's, additional ones the job file's, each in written order.
+      const fields = rule.isPreset ? schema?.rowDropping[rule.rule]?.methodConfig.fields : config.rowDropping?.[rule.rule]?.fields;
+      return fields?.[rule.at] === f ? [rule.isPreset ? 'schema' : 'config', 'rowDropping', rule.rule, 'fields', rule.at] : undefined;
+    }
+    case 'pivot':
+      return config.pivot?.[rule.role]?.[rule.at] === f ? ['config', 'pivot', rule.role, rule.at] : undefined;
+  }
+}
+
+/** `file:line:col` of the rule a step's message is about, for the engine's `locate` (undefined when the job file does not configure it). */
+export function ruleLocator(job: JobFile, displayPath: string): (rule: RuleSubject) => string | undefined {
+  return (rule) => {
+    const path = rulePath(job, rule);
+    const pos = path && job.positionOf(path);
+    return pos ? `${displayPath}:${pos.line}:${pos.col}` : undefined;
+  };
 }
 
 /** A required field with no column after the job file's mapping, and a line that would give it one. */

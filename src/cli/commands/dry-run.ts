@@ -34,7 +34,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const minConfidence = parseMinConfidence(opts.gate?.minConfidence, job);
   const offline = await checks.checkOffline(job, deps, checks.DRY_RUN);
   checks.throwProblems(offline.problems);
-  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff, needsReview }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn }] = await Promise.all([
+  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff, needsReview }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn, ruleLocator }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
   ]);
@@ -60,6 +60,8 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
     useFullData: job.options.useFullData,
     lenient: opts.lenient,
     warn: (m) => deps.io.warn(m),
+    // The engine's messages about a rule name the job file's line that configures it.
+    locate: ruleLocator(job, checks.shownPath(job, deps)),
     onProgress: (n) => progress.update(n),
   }, {
     configure: (resources) => {
