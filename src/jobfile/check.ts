@@ -10,6 +10,7 @@ import { entriesInOrder, getOwn } from '../contract/json.js';
 import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
+import { textRulesOnTypeWarning } from '../engine/steps/text.js';
 import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
 import type { RuleSubject } from '../engine/types.js';
 import { nameList, UsageError, type JobFileProblem } from '../errors.js';
@@ -236,6 +237,31 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     });
   }
   return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/**
+ * What in the job file is allowed but likely not meant, located at its key: text rules on a field
+ * whose type makes them do nothing (or act on rewritten dates).
+ * `engine`: a dry run follows, whose engine says the type warnings itself
+ * (at the same lines), so they are left to it.
+ */
+export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: string, opts: { engine?: boolean } = {}): JobFileProblem[] {
+  const warnings: JobFileProblem[] = [];
+  const at = (path: (string | number)[] | undefined, message: string) => {
+    const pos = (path && job.positionOf(path)) ?? { line: 1, col: 1 };
+    warnings.push({ file: displayPath, line: pos.line, col: pos.col, message });
+  };
+  const config = job.config;
+
+  if (!opts.engine) {
+    const textFields = new Set([...Object.keys(config.text?.regexReplacement ?? {}), ...Object.keys(config.text?.casing ?? {})]);
+    for (const field of textFields) {
+      const note = textRulesOnTypeWarning(field, getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field));
+      if (note) at(rulePath(job, { step: 'text', field }), note);
+    }
+  }
+
+  return warnings.sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
 /**

@@ -34,6 +34,7 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const minConfidence = parseMinConfidence(opts.gate?.minConfidence, job);
   const offline = await checks.checkOffline(job, deps, checks.DRY_RUN);
   checks.throwProblems(offline.problems);
+  checks.printWarnings(offline.warnings, deps);
   const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff, needsReview }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn, ruleLocator }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),

@@ -1,0 +1,67 @@
+/**
+ * What a job file allows but does nothing (or not what it seems): `import validate` says it at the
+ * rule's file:line:col with exit 0, and the dry run says it at the same line, once.
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const CSV = 'id,amount,First,Last,created\n1,"$10",Ann,Lee,2024-03-05\n2,20,Bob,Kim,2024-03-06\n';
+
+/** A temp folder holding data.csv and job.yaml (`job` is the text after `input`), removed after the test. */
+async function jobDir(job: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'import-validate-warnings-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'data.csv'), CSV);
+  await writeFile(join(dir, 'job.yaml'), `version: 1\ninput:\n  file: data.csv\n${job}`);
+  return dir;
+}
+
+/** The stderr lines that start with `warning: `. */
+function warnings(stderr: string): string[] {
+  return stderr.split('\n').filter((l) => l.startsWith('warning: '));
+}
+
+const TEXT_ON_NUMBER = 'Text rules on field "amount" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.';
+
+describe('validate: text rules on a number or date_time field', () => {
+  const job = [
+    'config:',
+    '  dataTypes:',
+    '    amount: number',
+    '    created: date_time',
+    '  text:',
+    '    regexReplacement:',
+    '      amount: {"[^0-9]": ""}',
+    '    casing:',
+    '      created: lower',
+    '',
+  ].join('\n');
+
+  it('warns at the rule with the dry run\'s sentence, and stays valid', async () => {
+    const dir = await jobDir(job);
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('job.yaml: valid\n');
+    expect(warnings(r.stderr)).toEqual([
+      `warning: job.yaml:10:7: ${TEXT_ON_NUMBER}`,
+      'warning: job.yaml:12:7: Text rules on field "created" act on its dates as the data-type step writes them (YYYY-MM-DDTHH:mm:ss), not as the input wrote them; write the rules for that form, or give the field data type rich_text to edit the input\'s text.',
+    ]);
+  });
+
+  it('says it once in the dry run, at the same line', async () => {
+    const dir = await jobDir(job);
+    const r = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr).filter((w) => w.includes('Text rules on field "amount"'))).toEqual([`warning: job.yaml:10:7: ${TEXT_ON_NUMBER}`]);
+  });
+
+  it('says nothing for text rules on a text field', async () => {
+    const dir = await jobDir('config:\n  text:\n    casing:\n      First: upper\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+});
