@@ -240,8 +240,27 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
 }
 
 /**
+ * The fields the output will have, when the job file alone decides it: the input's header is known
+ * and config.mapping names every column of it, so no suggestion maps another; else undefined.
+ */
+function fieldsFromMapping(job: JobFile, facts: KnownFacts): Set<string> | undefined {
+  const mapping = job.config.mapping;
+  if (!facts.columns || !mapping || !facts.columns.names.every((c) => Object.hasOwn(mapping, c))) return undefined;
+  return new Set(facts.columns.names.map((c) => mapping[c]).filter((f): f is string => f !== null));
+}
+
+/**
+ * A combining entry whose field gets fewer than two columns: combining joins several columns, so
+ * the entry does nothing. Said by `validate` (the job file's mapping) and the dry run (the mapping applied).
+ */
+export function combiningWithoutColumns(field: string, columns: readonly string[]): string {
+  const given = columns.length === 0 ? 'maps no column' : `maps only the column "${columns[0]}"`;
+  return `config.combining.${field} does nothing: the mapping ${given} to "${field}", and combining joins two or more columns; map the other columns to "${field}" under config.mapping, or remove this entry.`;
+}
+
+/**
  * What in the job file is allowed but likely not meant, located at its key: text rules on a field
- * whose type makes them do nothing (or act on rewritten dates).
+ * whose type makes them do nothing (or act on rewritten dates), a combining entry with one column.
  * `engine`: a dry run follows, whose engine says the type warnings itself
  * (at the same lines), so they are left to it.
  */
@@ -252,6 +271,7 @@ export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: st
     warnings.push({ file: displayPath, line: pos.line, col: pos.col, message });
   };
   const config = job.config;
+  const mapping = entriesInOrder(config.mapping ?? {});
 
   if (!opts.engine) {
     const textFields = new Set([...Object.keys(config.text?.regexReplacement ?? {}), ...Object.keys(config.text?.casing ?? {})]);
@@ -259,6 +279,15 @@ export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: st
       const note = textRulesOnTypeWarning(field, getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field));
       if (note) at(rulePath(job, { step: 'text', field }), note);
     }
+  }
+
+  // Combining joins the columns mapped to a field: with one, the entry does nothing. A suggestion
+  // could add a column only where the job file leaves some unmapped, so no columns is said only
+  // when the file maps every one.
+  const everyColumnMapped = fieldsFromMapping(job, facts) !== undefined;
+  for (const [field] of entriesInOrder(config.combining ?? {})) {
+    const columns = mapping.filter(([, f]) => f === field).map(([c]) => c);
+    if (columns.length === 1 || (columns.length === 0 && everyColumnMapped)) at(['config', 'combining', field], combiningWithoutColumns(field, columns));
   }
 
   return warnings.sort((a, b) => a.line - b.line || a.col - b.col);

@@ -65,3 +65,42 @@ describe('validate: text rules on a number or date_time field', () => {
     expect(warnings(r.stderr)).toEqual([]);
   });
 });
+
+describe('validate: a combining entry with one column', () => {
+  const oneColumn = (field: string) => `config.combining.full_name does nothing: the mapping maps only the column "${field}" to "full_name", and combining joins two or more columns; map the other columns to "full_name" under config.mapping, or remove this entry.`;
+
+  it('warns at the entry when config.mapping maps one column to the field', async () => {
+    const dir = await jobDir('config:\n  mapping:\n    First: full_name\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
+  });
+
+  it('warns when config.mapping names every column and none of them goes to the field', async () => {
+    const dir = await jobDir('config:\n  mapping: {id: id, amount: amount, First: first, Last: last, created: created}\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual(['warning: job.yaml:8:5: config.combining.full_name does nothing: the mapping maps no column to "full_name", and combining joins two or more columns; map the other columns to "full_name" under config.mapping, or remove this entry.']);
+  });
+
+  it('says nothing when two columns are mapped to the field', async () => {
+    const dir = await jobDir('config:\n  mapping:\n    First: full_name\n    Last: full_name\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+
+  it('leaves a field the file maps no column to for the dry run, which sees the suggested mapping', async () => {
+    // Identity suggestions (no schema) map the column First to the field First: one column.
+    const dir = await jobDir('config:\n  mapping:\n    Last: null\n  allowColumnCombining: true\n  combining:\n    First: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual(['warning: job.yaml:9:5: config.combining.First does nothing: the mapping maps only the column "First" to "First", and combining joins two or more columns; map the other columns to "First" under config.mapping, or remove this entry.']);
+  });
+});
