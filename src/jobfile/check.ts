@@ -11,7 +11,7 @@ import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
 import { textRulesOnTypeWarning } from '../engine/steps/text.js';
-import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
+import { checkUnit, unitTypeProblem, utcOffsetHours } from '../engine/steps/units.js';
 import type { RuleSubject } from '../engine/types.js';
 import { nameList, UsageError, type JobFileProblem } from '../errors.js';
 import { invisibleDifference, suggestKey } from './suggest-key.js';
@@ -258,9 +258,16 @@ export function combiningWithoutColumns(field: string, columns: readonly string[
   return `config.combining.${field} does nothing: the mapping ${given} to "${field}", and combining joins two or more columns; map the other columns to "${field}" under config.mapping, or remove this entry.`;
 }
 
+/** Whether two unit strings name the same unit (UTC_p0 and UTC_m0 are one zone). */
+function isSameUnit(a: string, b: string): boolean {
+  const ha = utcOffsetHours(a);
+  return ha !== undefined ? ha === utcOffsetHours(b) : a === b;
+}
+
 /**
  * What in the job file is allowed but likely not meant, located at its key: text rules on a field
- * whose type makes them do nothing (or act on rewritten dates), a combining entry with one column.
+ * whose type makes them do nothing (or act on rewritten dates), a combining entry with one column,
+ * a conversion to another unit than the schema's.
  * `engine`: a dry run follows, whose engine says the type warnings itself
  * (at the same lines), so they are left to it.
  */
@@ -288,6 +295,13 @@ export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: st
   for (const [field] of entriesInOrder(config.combining ?? {})) {
     const columns = mapping.filter(([, f]) => f === field).map(([c]) => c);
     if (columns.length === 1 || (columns.length === 0 && everyColumnMapped)) at(['config', 'combining', field], combiningWithoutColumns(field, columns));
+  }
+
+  // The schema says which unit the pipeline expects a field in: a conversion to another gives it values in the wrong unit.
+  for (const [field, { to }] of entriesInOrder(config.units ?? {})) {
+    const expected = getOwn(job.schema?.fieldUnits, field);
+    if (to === null || expected === undefined || expected === null || isSameUnit(to, expected)) continue;
+    at(['config', 'units', field, 'to'], `config.units.${field}.to is ${to}, but the pipeline's schema expects "${field}" in ${expected} (schema.fieldUnits); convert to ${expected}, or fix schema.fieldUnits if the pipeline expects ${to}.`);
   }
 
   return warnings.sort((a, b) => a.line - b.line || a.col - b.col);

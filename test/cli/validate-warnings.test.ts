@@ -104,3 +104,32 @@ describe('validate: a combining entry with one column', () => {
     expect(warnings(dry.stderr)).toEqual(['warning: job.yaml:9:5: config.combining.First does nothing: the mapping maps only the column "First" to "First", and combining joins two or more columns; map the other columns to "First" under config.mapping, or remove this entry.']);
   });
 });
+
+describe('validate: a conversion to another unit than the schema expects', () => {
+  const job = (to: string) => [
+    'config:',
+    '  dataTypes: {created: date_time}',
+    '  units:',
+    `    created: {from: UTC_m5, to: ${to}}`,
+    'schema:',
+    '  expectedFields: [id, amount, First, Last, created]',
+    '  fieldUnits: {created: UTC_p0}',
+    '',
+  ].join('\n');
+
+  it('warns at config.units.<field>.to', async () => {
+    const dir = await jobDir(job('UTC_p1'));
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([
+      'warning: job.yaml:7:29: config.units.created.to is UTC_p1, but the pipeline\'s schema expects "created" in UTC_p0 (schema.fieldUnits); convert to UTC_p0, or fix schema.fieldUnits if the pipeline expects UTC_p1.',
+    ]);
+  });
+
+  it('takes UTC_m0 as the zone UTC_p0', async () => {
+    const dir = await jobDir(job('UTC_m0'));
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+});
