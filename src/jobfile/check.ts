@@ -221,6 +221,14 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     at(['config', 'pivot', role, twice.at], `column "${twice.column}" is named in ${where}, but a pivot column has one role (index, pivot or value); remove it from one of them.`);
   }
 
+  // A pivot on an optional field that no column gives stops the run (the field is not in the output).
+  const without = optionalFieldsWithoutColumn(job, facts);
+  if (without.size > 0) {
+    eachFieldNamed(config, (path, name, section) => {
+      if (section.startsWith('config.pivot') && without.has(name)) at(path, noColumnForOptional(section, name, 'the pivot cannot use it (the run would stop)'));
+    });
+  }
+
   // Each column of a combining order must be one the job file maps to the field: the engine refuses
   // an order naming another column, and a suggestion never decides which columns a field combines.
   for (const [name, c] of entriesInOrder(config.combining ?? {})) {
@@ -249,6 +257,17 @@ function fieldsFromMapping(job: JobFile, facts: KnownFacts): Set<string> | undef
   return new Set(facts.columns.names.map((c) => mapping[c]).filter((f): f is string => f !== null));
 }
 
+/** The schema's optional fields that no column gives, when the job file alone decides which fields have columns. */
+function optionalFieldsWithoutColumn(job: JobFile, facts: KnownFacts): Set<string> {
+  const fields = fieldsFromMapping(job, facts);
+  return new Set(fields ? (job.schema?.optionalFields ?? []).filter((f) => !fields.has(f)) : []);
+}
+
+/** Why a rule on an optional field that no column is mapped to does nothing (or, for a pivot, stops the run). */
+function noColumnForOptional(section: string, name: string, outcome: string): string {
+  return `${section} names the optional field "${name}", but config.mapping maps no column to it, so it is not in the output and ${outcome}; map a column to "${name}" under config.mapping, or remove it here.`;
+}
+
 /**
  * A combining entry whose field gets fewer than two columns: combining joins several columns, so
  * the entry does nothing. Said by `validate` (the job file's mapping) and the dry run (the mapping applied).
@@ -267,8 +286,8 @@ function isSameUnit(a: string, b: string): boolean {
 /**
  * What in the job file is allowed but likely not meant, located at its key: text rules on a field
  * whose type makes them do nothing (or act on rewritten dates), a combining entry with one column,
- * a conversion to another unit than the schema's.
- * `engine`: a dry run follows, whose engine says the type warnings itself
+ * a conversion to another unit than the schema's, a rule on an optional field no column is mapped
+ * to. `engine`: a dry run follows, whose engine says the type and skipped-rule warnings itself
  * (at the same lines), so they are left to it.
  */
 export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: string, opts: { engine?: boolean } = {}): JobFileProblem[] {
@@ -304,6 +323,15 @@ export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: st
     at(['config', 'units', field, 'to'], `config.units.${field}.to is ${to}, but the pipeline's schema expects "${field}" in ${expected} (schema.fieldUnits); convert to ${expected}, or fix schema.fieldUnits if the pipeline expects ${to}.`);
   }
 
+  if (!opts.engine) {
+    const without = optionalFieldsWithoutColumn(job, facts);
+    eachFieldNamed(config, (path, name, section) => {
+      if (!without.has(name) || section === 'config.combining' || section === 'config.dataTypes' || section.startsWith('config.pivot')) return;
+      // A conversion from null to null is no rule: the engine skips it without looking for the field.
+      if (section === 'config.units' && getOwn(config.units, name)?.from === null) return;
+      at(path, noColumnForOptional(section, name, 'the rule is skipped'));
+    });
+  }
   return warnings.sort((a, b) => a.line - b.line || a.col - b.col);
 }
 

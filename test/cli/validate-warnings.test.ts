@@ -133,3 +133,44 @@ describe('validate: a conversion to another unit than the schema expects', () =>
     expect(warnings(r.stderr)).toEqual([]);
   });
 });
+
+describe('rules on an optional field that no column is mapped to', () => {
+  const schema = 'schema:\n  expectedFields: [id, amount, phone]\n  optionalFields: [phone]\n';
+  const everyColumn = '  mapping: {id: id, amount: amount, First: null, Last: null, created: null}\n';
+  const pivot = '  pivot:\n    pivotColumns: [phone]\n    valueColumns: [amount]\n    indexColumns: [id]\n';
+
+  it('validate stops a pivot on it at the pivot column, when config.mapping names every column', async () => {
+    const dir = await jobDir(`config:\n${everyColumn}${pivot}${schema}`);
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: job.yaml:7:20: config.pivot.pivotColumns names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the pivot cannot use it (the run would stop); map a column to "phone" under config.mapping, or remove it here.\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('the dry run names the pivot column\'s line when suggestions leave the field without a column, and writes nothing', async () => {
+    const dir = await jobDir(`config:\n  mapping: {id: id, amount: amount}\n${pivot}${schema}`);
+    const valid = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(valid.exitCode).toBe(0);
+    const r = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: job.yaml:7:20: Pivot pivot column "phone" is an optional field that no column is mapped to, so it is not in the output and the pivot cannot use it; map a column to "phone", or remove it from pivotColumns.\n');
+    expect((await readdir(dir)).sort()).toEqual(['data.csv', 'job.yaml']);
+  });
+
+  it('validate warns at a skipped rule, and the dry run names its line', async () => {
+    const rules = '  impute:\n    phone: {method: fill, value: "000"}\n  rowDropping:\n    - {method: missingValues, fields: [id, phone]}\n';
+    const dir = await jobDir(`config:\n${everyColumn}${rules}${schema}`);
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([
+      'warning: job.yaml:7:5: config.impute names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the rule is skipped; map a column to "phone" under config.mapping, or remove it here.',
+      'warning: job.yaml:9:44: config.rowDropping[0].fields names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the rule is skipped; map a column to "phone" under config.mapping, or remove it here.',
+    ]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual([
+      'warning: job.yaml:7:5: Impute method fill for field "phone": the field is not in the output (no column is mapped to it); skipped.',
+      'warning: job.yaml:9:44: Row-dropping rule missingValues: id, phone: the field is not in the output (no column is mapped to it); skipped.',
+    ]);
+  });
+});
