@@ -8,12 +8,12 @@ import { access, constants, stat } from 'node:fs/promises';
 import { basename, dirname, relative } from 'node:path';
 import type { DataType, JobResources } from '../contract/index.js';
 import { JobFileError, type JobFileProblem } from '../errors.js';
-import { checkJobFile, type KnownFacts } from '../jobfile/check.js';
+import { checkJobFile, jobFileWarnings, type KnownFacts } from '../jobfile/check.js';
 import type { JobFile } from '../jobfile/types.js';
 import type { Deps } from './deps.js';
 
-/** The outcome of the offline part: problems, and what was read to find them (said on stderr). */
-export interface OfflineCheck { problems: JobFileProblem[]; notes: string[] }
+/** The outcome of the offline part: problems, warnings (jobFileWarnings), and what was read to find them (said on stderr). */
+export interface OfflineCheck { problems: JobFileProblem[]; warnings: JobFileProblem[]; notes: string[] }
 
 /** How a job file is named in messages (as the user gave it, relative to the working folder when inside it). */
 export function shownPath(job: JobFile, deps: Deps): string {
@@ -110,7 +110,12 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
     notes.push('The input is a Google Sheet, not read offline: its columns are checked when a dry run reads it, or against the service once a job is started.');
   }
   problems.push(...checkJobFile(job, facts, file));
-  return { problems: sortProblems(problems), notes };
+  return { problems: sortProblems(problems), warnings: jobFileWarnings(job, facts, file, { engine: opts.engine }), notes };
+}
+
+/** Prints each warning as `warning: file:line:col: message` on stderr. */
+export function printWarnings(warnings: JobFileProblem[], deps: Deps): void {
+  for (const w of warnings) deps.io.warn(`${w.file}:${w.line}:${w.col}: ${w.message}`);
 }
 
 /** Throws a JobFileError (exit 2) listing every problem, when there are any. */

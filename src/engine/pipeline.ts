@@ -41,6 +41,8 @@ export interface JobSetup {
   useFullData?: boolean;
   lenient?: boolean;
   warn?: (message: string) => void;
+  /** Where a rule was configured (StepContext.locate), to place the steps' messages about it. */
+  locate?: StepContext['locate'];
   onProgress?: (bytesRead: number) => void;
 }
 
@@ -244,6 +246,7 @@ async function openJob(setup: JobSetup, report: Report, options?: Pick<RunOption
     strictScripts: Boolean(setup.strictScripts),
     loadScript: (id) => loadScript(id, setup.localScripts ?? {}),
     warn: (message) => { report.warnings.push(message); warn(message); },
+    locate: setup.locate,
     rejects: options?.rejects ? new RejectOrderer(options.rejects) : undefined,
     typeEvidence: emptyTypeEvidence(),
   };

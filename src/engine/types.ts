@@ -137,6 +137,21 @@ export async function* eachBatch(input: AsyncIterable<Batch>, each: (batch: Batc
   }
 }
 
+/**
+ * The rule a step's message is about, so a caller can say where it was configured: the step, the
+ * field, and for a row-dropping rule its list and place, for a pivot column its role and place.
+ */
+export type RuleSubject =
+  | { step: 'text' | 'impute' | 'units'; field: string }
+  | { step: 'drop-rows'; field: string; isPreset: boolean; rule: number; at: number }
+  | { step: 'pivot'; field: string; role: 'indexColumns' | 'pivotColumns' | 'valueColumns'; at: number };
+
+/** `message` with the rule's configured place before it ("job.yaml:14:5: message"), when the context knows it. */
+export function locatedMessage(ctx: Pick<StepContext, 'locate'>, rule: RuleSubject | undefined, message: string): string {
+  const where = rule && ctx.locate?.(rule);
+  return where ? `${where}: ${message}` : message;
+}
+
 /** Everything a step may need besides its own config. */
 export interface StepContext {
   schema: PipelineSchema;
@@ -146,6 +161,11 @@ export interface StepContext {
   /** Whether an unknown script id is an error (`import serve`) or a warning (dry run). */
   strictScripts: boolean;
   warn(message: string): void;
+  /**
+   * Where the rule a message is about was configured, as a prefix for it ("job.yaml:14:5"), when
+   * the caller knows (a dry run knows its job file's lines); undefined otherwise.
+   */
+  locate?(rule: RuleSubject): string | undefined;
   /** Where steps report rejected rows and emptied cells, when the run was asked for them (rejects.ts). */
   rejects?: RejectOrderer;
   /**

@@ -10,7 +10,9 @@ import { entriesInOrder, getOwn } from '../contract/json.js';
 import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
-import { checkUnit, unitTypeProblem } from '../engine/steps/units.js';
+import { textRulesOnTypeWarning } from '../engine/steps/text.js';
+import { checkUnit, unitTypeProblem, utcOffsetHours } from '../engine/steps/units.js';
+import type { RuleSubject } from '../engine/types.js';
 import { nameList, UsageError, type JobFileProblem } from '../errors.js';
 import { invisibleDifference, suggestKey } from './suggest-key.js';
 import type { JobFile } from './types.js';
@@ -219,6 +221,14 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
     at(['config', 'pivot', role, twice.at], `column "${twice.column}" is named in ${where}, but a pivot column has one role (index, pivot or value); remove it from one of them.`);
   }
 
+  // A pivot on an optional field that no column gives stops the run (the field is not in the output).
+  const without = optionalFieldsWithoutColumn(job, facts);
+  if (without.size > 0) {
+    eachFieldNamed(config, (path, name, section) => {
+      if (section.startsWith('config.pivot') && without.has(name)) at(path, noColumnForOptional(section, name, 'the pivot cannot use it (the run would stop)'));
+    });
+  }
+
   // Each column of a combining order must be one the job file maps to the field: the engine refuses
   // an order naming another column, and a suggestion never decides which columns a field combines.
   for (const [name, c] of entriesInOrder(config.combining ?? {})) {
@@ -238,6 +248,94 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
 }
 
 /**
+ * The fields the output will have, when the job file alone decides it: the input's header is known
+ * and config.mapping names every column of it, so no suggestion maps another; else undefined.
+ */
+function fieldsFromMapping(job: JobFile, facts: KnownFacts): Set<string> | undefined {
+  const mapping = job.config.mapping;
+  if (!facts.columns || !mapping || !facts.columns.names.every((c) => Object.hasOwn(mapping, c))) return undefined;
+  return new Set(facts.columns.names.map((c) => mapping[c]).filter((f): f is string => f !== null));
+}
+
+/** The schema's optional fields that no column gives, when the job file alone decides which fields have columns. */
+function optionalFieldsWithoutColumn(job: JobFile, facts: KnownFacts): Set<string> {
+  const fields = fieldsFromMapping(job, facts);
+  return new Set(fields ? (job.schema?.optionalFields ?? []).filter((f) => !fields.has(f)) : []);
+}
+
+/** Why a rule on an optional field that no column is mapped to does nothing (or, for a pivot, stops the run). */
+function noColumnForOptional(section: string, name: string, outcome: string): string {
+  return `${section} names the optional field "${name}", but config.mapping maps no column to it, so it is not in the output and ${outcome}; map a column to "${name}" under config.mapping, or remove it here.`;
+}
+
+/**
+ * A combining entry whose field gets fewer than two columns: combining joins several columns, so
+ * the entry does nothing. Said by `validate` (the job file's mapping) and the dry run (the mapping applied).
+ */
+export function combiningWithoutColumns(field: string, columns: readonly string[]): string {
+  const given = columns.length === 0 ? 'maps no column' : `maps only the column "${columns[0]}"`;
+  return `config.combining.${field} does nothing: the mapping ${given} to "${field}", and combining joins two or more columns; map the other columns to "${field}" under config.mapping, or remove this entry.`;
+}
+
+/** Whether two unit strings name the same unit (UTC_p0 and UTC_m0 are one zone). */
+function isSameUnit(a: string, b: string): boolean {
+  const ha = utcOffsetHours(a);
+  return ha !== undefined ? ha === utcOffsetHours(b) : a === b;
+}
+
+/**
+ * What in the job file is allowed but likely not meant, located at its key: text rules on a field
+ * whose type makes them do nothing (or act on rewritten dates), a combining entry with one column,
+ * a conversion to another unit than the schema's, a rule on an optional field no column is mapped
+ * to. `engine`: a dry run follows, whose engine says the type and skipped-rule warnings itself
+ * (at the same lines), so they are left to it.
+ */
+export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: string, opts: { engine?: boolean } = {}): JobFileProblem[] {
+  const warnings: JobFileProblem[] = [];
+  const at = (path: (string | number)[] | undefined, message: string) => {
+    const pos = (path && job.positionOf(path)) ?? { line: 1, col: 1 };
+    warnings.push({ file: displayPath, line: pos.line, col: pos.col, message });
+  };
+  const config = job.config;
+  const mapping = entriesInOrder(config.mapping ?? {});
+
+  if (!opts.engine) {
+    const textFields = new Set([...Object.keys(config.text?.regexReplacement ?? {}), ...Object.keys(config.text?.casing ?? {})]);
+    for (const field of textFields) {
+      const note = textRulesOnTypeWarning(field, getOwn(config.dataTypes, field) ?? getOwn(job.schema?.fieldDataTypes, field));
+      if (note) at(rulePath(job, { step: 'text', field }), note);
+    }
+  }
+
+  // Combining joins the columns mapped to a field: with one, the entry does nothing. A suggestion
+  // could add a column only where the job file leaves some unmapped, so no columns is said only
+  // when the file maps every one.
+  const everyColumnMapped = fieldsFromMapping(job, facts) !== undefined;
+  for (const [field] of entriesInOrder(config.combining ?? {})) {
+    const columns = mapping.filter(([, f]) => f === field).map(([c]) => c);
+    if (columns.length === 1 || (columns.length === 0 && everyColumnMapped)) at(['config', 'combining', field], combiningWithoutColumns(field, columns));
+  }
+
+  // The schema says which unit the pipeline expects a field in: a conversion to another gives it values in the wrong unit.
+  for (const [field, { to }] of entriesInOrder(config.units ?? {})) {
+    const expected = getOwn(job.schema?.fieldUnits, field);
+    if (to === null || expected === undefined || expected === null || isSameUnit(to, expected)) continue;
+    at(['config', 'units', field, 'to'], `config.units.${field}.to is ${to}, but the pipeline's schema expects "${field}" in ${expected} (schema.fieldUnits); convert to ${expected}, or fix schema.fieldUnits if the pipeline expects ${to}.`);
+  }
+
+  if (!opts.engine) {
+    const without = optionalFieldsWithoutColumn(job, facts);
+    eachFieldNamed(config, (path, name, section) => {
+      if (!without.has(name) || section === 'config.combining' || section === 'config.dataTypes' || section.startsWith('config.pivot')) return;
+      // A conversion from null to null is no rule: the engine skips it without looking for the field.
+      if (section === 'config.units' && getOwn(config.units, name)?.from === null) return;
+      at(path, noColumnForOptional(section, name, 'the rule is skipped'));
+    });
+  }
+  return warnings.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/**
  * The suggested fields that still have a column once the job file's mapping applies: a column the
  * file maps elsewhere (or to null) takes its suggested field with it (`Country: nation` leaves no
  * field `Country` under identity suggestions).
@@ -249,6 +347,41 @@ function suggestedFieldsKept(suggested: NonNullable<KnownFacts['suggestedFields'
     if (!Object.hasOwn(mapping, column) || mapping[column] === field) kept.add(field);
   }
   return suggested.names.filter((f) => kept.has(f));
+}
+
+/**
+ * The key path, in the job file, of the rule an engine step's message is about (RuleSubject), when
+ * the job file configures it: the engine knows rules by field, the job file by line.
+ */
+export function rulePath(job: JobFile, rule: RuleSubject): (string | number)[] | undefined {
+  const { config, schema } = job;
+  const f = rule.field;
+  switch (rule.step) {
+    case 'text':
+      if (getOwn(config.text?.regexReplacement, f) !== undefined) return ['config', 'text', 'regexReplacement', f];
+      return getOwn(config.text?.casing, f) !== undefined ? ['config', 'text', 'casing', f] : undefined;
+    case 'impute':
+      if (getOwn(config.impute, f) !== undefined) return ['config', 'impute', f];
+      return getOwn(schema?.imputeMethods, f) !== undefined ? ['schema', 'imputeMethods', f] : undefined;
+    case 'units':
+      return getOwn(config.units, f) !== undefined ? ['config', 'units', f] : undefined;
+    case 'drop-rows': {
+      // Preset rules are the schema's, additional ones the job file's, each in written order.
+      const fields = rule.isPreset ? schema?.rowDropping[rule.rule]?.methodConfig.fields : config.rowDropping?.[rule.rule]?.fields;
+      return fields?.[rule.at] === f ? [rule.isPreset ? 'schema' : 'config', 'rowDropping', rule.rule, 'fields', rule.at] : undefined;
+    }
+    case 'pivot':
+      return config.pivot?.[rule.role]?.[rule.at] === f ? ['config', 'pivot', rule.role, rule.at] : undefined;
+  }
+}
+
+/** `file:line:col` of the rule a step's message is about, for the engine's `locate` (undefined when the job file does not configure it). */
+export function ruleLocator(job: JobFile, displayPath: string): (rule: RuleSubject) => string | undefined {
+  return (rule) => {
+    const path = rulePath(job, rule);
+    const pos = path && job.positionOf(path);
+    return pos ? `${displayPath}:${pos.line}:${pos.col}` : undefined;
+  };
 }
 
 /** A required field with no column after the job file's mapping, and a line that would give it one. */

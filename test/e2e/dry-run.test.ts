@@ -139,8 +139,10 @@ describe('import dry-run on bad input', () => {
     const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const note = 'Text rules on field "price" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.';
-    expect(r.stderr).toContain(`warning: ${note}`);
-    expect(JSON.parse(r.stdout).report.warnings).toEqual([note]);
+    // Located at the rule in the job file (named as the user gave it: here an absolute path).
+    const located = `${join(dir, 'job.yaml')}:8:7: ${note}`;
+    expect(r.stderr).toContain(`warning: ${located}\n`);
+    expect(JSON.parse(r.stdout).report.warnings).toEqual([located]);
     expect(await readFile(join(dir, 'job.out.csv'), 'utf8')).toBe('sku,price\nA5,1.5\nB7,25\n');
   });
 

@@ -15,9 +15,10 @@ export async function validate(opts: ValidateOptions, deps: Deps): Promise<void>
   const [{ loadJobForCommand }, checks] = await Promise.all([import('../job-file.js'), import('../job-checks.js')]);
   const job = await loadJobForCommand(opts.jobFile, deps);
   // A placeholder input (as `pull` writes) is valid: it is filled in before a job is started.
-  const { problems, notes } = await checks.checkOffline(job, deps, { placeholderOk: true, missingOk: false });
+  const { problems, warnings, notes } = await checks.checkOffline(job, deps, { placeholderOk: true, missingOk: false });
   for (const note of notes) deps.io.status(note);
   checks.throwProblems(problems);
+  checks.printWarnings(warnings, deps);
   // The dry run refuses to write its output over its own input: said here, before one is tried.
   const { defaultOutPath } = await import('./dry-run.js');
   const out = defaultOutPath(job.path, job.options.outputFileType === 'excel' ? 'excel' : 'csv');

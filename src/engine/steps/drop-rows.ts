@@ -63,11 +63,12 @@ export function rowDroppingMethodOf(value: unknown): RowDroppingMethod | undefin
   return ROW_DROPPING_METHODS.find((m) => m.toLowerCase() === lower);
 }
 
-interface LabelledRule { rule: RowDroppingRule; method: RowDroppingMethod; label: string; isPreset: boolean }
+/** A rule with its report label, and its place in its list (preset or additional). */
+interface LabelledRule { rule: RowDroppingRule; method: RowDroppingMethod; label: string; isPreset: boolean; index: number }
 
 function validate(config: EngineConfig): LabelledRule[] {
   const rules: LabelledRule[] = [];
-  const add = (rule: RowDroppingRule, isPreset: boolean) => {
+  const add = (rule: RowDroppingRule, isPreset: boolean, index: number) => {
     const method = rowDroppingMethodOf(rule?.method);
     if (!method) {
       throw new UsageError(`Row-dropping method "${String(rule?.method)}" is not one of ${ROW_DROPPING_METHODS.join(', ')}.`);
@@ -76,10 +77,10 @@ function validate(config: EngineConfig): LabelledRule[] {
     if (!Array.isArray(fields) || fields.length === 0 || !fields.every((f) => typeof f === 'string')) {
       throw new UsageError(`Row-dropping rule ${method} needs methodConfig.fields, a non-empty list of field names.`);
     }
-    rules.push({ rule, method, label: `${method}: ${fields.join(', ')}${isPreset ? ' (preset)' : ''}`, isPreset });
+    rules.push({ rule, method, label: `${method}: ${fields.join(', ')}${isPreset ? ' (preset)' : ''}`, isPreset, index });
   };
-  for (const rule of config.presetRowDropping ?? []) add(rule, true);
-  for (const rule of config.additionalRowDropping ?? []) add(rule, false);
+  (config.presetRowDropping ?? []).forEach((rule, i) => add(rule, true, i));
+  (config.additionalRowDropping ?? []).forEach((rule, i) => add(rule, false, i));
   return rules;
 }
 
@@ -138,10 +139,12 @@ export interface ActiveRule {
  */
 export function activeRules(columns: string[], config: EngineConfig, ctx: StepContext): ActiveRule[] {
   const active: ActiveRule[] = [];
-  for (const { rule, method, label, isPreset } of validate(config)) {
+  for (const { rule, method, label, isPreset, index } of validate(config)) {
     const what = `Row-dropping rule ${label}`;
     // A schema field nobody mapped is skipped (fieldIndex warns); a rule left with no field does nothing.
-    const indices = rule.methodConfig.fields.map((f) => fieldIndex(columns, f, ctx, what)).filter((i) => i >= 0);
+    const indices = rule.methodConfig.fields
+      .map((f, at) => fieldIndex(columns, f, ctx, what, { step: 'drop-rows', field: f, isPreset, rule: index, at }))
+      .filter((i) => i >= 0);
     if (indices.length === 0) continue;
     const fields = indices.map((i) => columns[i]);
     active.push({ method, indices, seen: new SeenValues(indices), count: dropCounter(ctx, label, { method, origin: isPreset ? 'preset' : 'additional', fields }) });

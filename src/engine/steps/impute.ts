@@ -111,7 +111,7 @@ export const impute: Step = {
     const fills: { index: number; field: string; value: Value }[] = [];
     const drops: { index: number; count: DropCounter }[] = [];
     for (const rule of validate(config)) {
-      const index = fieldIndex(input.columns, rule.field, ctx, `Impute method ${rule.method} for field "${rule.field}"`);
+      const index = fieldIndex(input.columns, rule.field, ctx, `Impute method ${rule.method} for field "${rule.field}"`, { step: 'impute', field: rule.field });
       if (index < 0) continue;
       if (rule.method === 'fill') fills.push({ index, field: rule.field, value: rule.fillValue });
       else drops.push({ index, count: dropCounter(ctx, `dropMissing: ${rule.field}`, { method: 'dropMissing', origin: 'impute', fields: [rule.field] }) });

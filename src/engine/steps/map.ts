@@ -5,7 +5,7 @@
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { eachBatch, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { eachBatch, locatedMessage, type Batch, type EngineConfig, type RuleSubject, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { combineValues, resolveCombining, type CombineSpec } from './combine.js';
 
 /** Where each output column's value comes from. */
@@ -96,14 +96,15 @@ function mapRow(row: Row, sources: Source[]): Row {
  * Where a configured field is among a step's incoming columns. A field the schema knows
  * (expected or optional) but the output lacks — an optional field nobody mapped — gives -1:
  * its rule has nothing to act on and is skipped with a warning. Any other unknown field is a
- * UsageError naming it, prefixed by `what` (e.g. `Impute method for field "x"`).
+ * UsageError naming it, prefixed by `what` (e.g. `Impute method for field "x"`); `rule` says
+ * which rule asks, so the warning can name where it was configured.
  */
-export function fieldIndex(columns: string[], field: string, ctx: StepContext, what: string): number {
+export function fieldIndex(columns: string[], field: string, ctx: StepContext, what: string, rule?: RuleSubject): number {
   const index = columns.indexOf(field);
   if (index >= 0) return index;
   const schema = ctx.schema;
   if ((schema.expectedFields ?? []).includes(field) || (schema.optionalFields ?? []).includes(field)) {
-    ctx.warn(`${what}: the field is not in the output (no column is mapped to it); skipped.`);
+    ctx.warn(locatedMessage(ctx, rule, `${what}: the field is not in the output (no column is mapped to it); skipped.`));
     return -1;
   }
   throw new UsageError(`${what}: "${field}" is not a field of the output; fields: ${columns.join(', ') || '(none)'}.`);

@@ -6,7 +6,7 @@
 import { AGGREGATION_METHODS, type DataType, type PivotConfig } from '../../contract/index.js';
 import { nameList, UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
-import { BATCH_SIZE, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
+import { BATCH_SIZE, locatedMessage, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type Value } from '../types.js';
 import { dropCounter, tupleKey, type DropCounter } from './drop-rows.js';
 
 interface PivotPlan { index: string[]; pivot: string[]; values: string[] }
@@ -47,11 +47,21 @@ export function pivotColumnNamedTwice(roles: { index: readonly string[]; pivot: 
   return undefined;
 }
 
-function positionsOf(columns: string[], wanted: string[], role: string): number[] {
-  return wanted.map((name) => {
+/**
+ * The positions of a role's columns; a column that is not there stops the run, named with where it
+ * was configured when the caller knows. An optional field of the schema that no column is mapped
+ * to is said as such: it is a field, but not in the output.
+ */
+function positionsOf(columns: string[], wanted: string[], role: 'indexColumns' | 'pivotColumns' | 'valueColumns', ctx: StepContext): number[] {
+  const label = { indexColumns: 'index', pivotColumns: 'pivot', valueColumns: 'value' }[role];
+  return wanted.map((name, at) => {
     const i = columns.indexOf(name);
-    if (i < 0) throw new UsageError(`Pivot ${role} column "${name}" is not a column; columns: ${columns.join(', ')}.`);
-    return i;
+    if (i >= 0) return i;
+    const isOptional = (ctx.schema.optionalFields ?? []).includes(name);
+    const message = isOptional
+      ? `Pivot ${label} column "${name}" is an optional field that no column is mapped to, so it is not in the output and the pivot cannot use it; map a column to "${name}", or remove it from ${role}.`
+      : `Pivot ${label} column "${name}" is not a column; columns: ${columns.join(', ')}.`;
+    throw new UsageError(locatedMessage(ctx, { step: 'pivot', field: name, role, at }, message));
   });
 }
 
@@ -76,9 +86,9 @@ export const pivot: Step = {
   async apply(input: Table, config: EngineConfig, ctx: StepContext): Promise<Table> {
     if (!config.pivot) return input;
     const plan = validate(config.pivot);
-    const indexAt = positionsOf(input.columns, plan.index, 'index');
-    const pivotAt = positionsOf(input.columns, plan.pivot, 'pivot');
-    const valueAt = positionsOf(input.columns, plan.values, 'value');
+    const indexAt = positionsOf(input.columns, plan.index, 'indexColumns', ctx);
+    const pivotAt = positionsOf(input.columns, plan.pivot, 'pivotColumns', ctx);
+    const valueAt = positionsOf(input.columns, plan.values, 'valueColumns', ctx);
 
     // Groups in first-seen order; each keeps its index values, first row number and cells by pivot value.
     const groups = new Map<string, { indexValues: Value[]; rowNumber: number; cells: Map<string, Value[]> }>();

@@ -4,12 +4,12 @@
  * left alone, since rewriting a number's text and parsing it back would make the type step's
  * work depend on a later step. date_time values are text (`YYYY-MM-DDTHH:mm:ss`) and are processed.
  */
-import { CASINGS, READ_ONLY_CASINGS, type Casing } from '../../contract/index.js';
+import { CASINGS, READ_ONLY_CASINGS, type Casing, type DataType } from '../../contract/index.js';
 import { entriesInOrder } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { compileReplacement } from '../regex.js';
-import { eachBatch, ownsRows, REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
+import { eachBatch, locatedMessage, ownsRows, REPORT_TEXT_EXAMPLES, type Batch, type EngineConfig, type Row, type Step, type StepContext, type Table, type TextChangeCount } from '../types.js';
 import { fieldIndex } from './map.js';
 
 const ALL_CASINGS: readonly Casing[] = [...CASINGS, ...READ_ONLY_CASINGS];
@@ -243,6 +243,21 @@ function validate(config: EngineConfig): FieldRules[] {
   return [...byField.values()];
 }
 
+/**
+ * What text rules do on a field of this type, when it is not what they seem to promise: nothing on
+ * a number field, and on a date_time field they edit the date as the data-type step wrote it.
+ * The dry run and `import validate` both say this sentence.
+ */
+export function textRulesOnTypeWarning(field: string, type: DataType | undefined): string | undefined {
+  if (type === 'number') {
+    return `Text rules on field "${field}" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.`;
+  }
+  if (type === 'date_time') {
+    return `Text rules on field "${field}" act on its dates as the data-type step writes them (YYYY-MM-DDTHH:mm:ss), not as the input wrote them; write the rules for that form, or give the field data type rich_text to edit the input's text.`;
+  }
+  return undefined;
+}
+
 interface ActiveRule { apply: (text: string) => string; change: TextChangeCount }
 
 /** Step 8: regular-expression replacements, then casing, on text values; a value left empty becomes missing. */
@@ -254,11 +269,10 @@ export const text: Step = {
   apply(input: Table, config: EngineConfig, ctx: StepContext): Table {
     const fields: { index: number; rules: ActiveRule[] }[] = [];
     for (const { field, rules } of validate(config)) {
-      const index = fieldIndex(input.columns, field, ctx, `Text processing for field "${field}"`);
+      const index = fieldIndex(input.columns, field, ctx, `Text processing for field "${field}"`, { step: 'text', field });
       if (index < 0) continue;
-      if (input.types[index] === 'number') {
-        ctx.warn(`Text rules on field "${field}" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.`);
-      }
+      const note = textRulesOnTypeWarning(field, input.types[index]);
+      if (note) ctx.warn(locatedMessage(ctx, { step: 'text', field }, note));
       fields.push({
         index,
         rules: rules.map(({ label, apply }) => {

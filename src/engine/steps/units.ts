@@ -148,7 +148,7 @@ function plan(input: Table, config: EngineConfig, ctx: StepContext): Conversion[
   const conversions: Conversion[] = [];
   for (const [field, { from, to }] of Object.entries(config.units ?? {})) {
     if (from === null || to === null || from === undefined || to === undefined) continue;
-    const index = fieldIndex(input.columns, field, ctx, `Unit conversion for field "${field}"`);
+    const index = fieldIndex(input.columns, field, ctx, `Unit conversion for field "${field}"`, { step: 'units', field });
     if (index < 0) continue;
     const type = input.types[index] ?? config.dataTypes?.[field];
     const wrongType = unitTypeProblem(from, to, type);

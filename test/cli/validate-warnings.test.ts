@@ -1,0 +1,176 @@
+/**
+ * What a job file allows but does nothing (or not what it seems): `import validate` says it at the
+ * rule's file:line:col with exit 0, and the dry run says it at the same line, once.
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const CSV = 'id,amount,First,Last,created\n1,"$10",Ann,Lee,2024-03-05\n2,20,Bob,Kim,2024-03-06\n';
+
+/** A temp folder holding data.csv and job.yaml (`job` is the text after `input`), removed after the test. */
+async function jobDir(job: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'import-validate-warnings-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'data.csv'), CSV);
+  await writeFile(join(dir, 'job.yaml'), `version: 1\ninput:\n  file: data.csv\n${job}`);
+  return dir;
+}
+
+/** The stderr lines that start with `warning: `. */
+function warnings(stderr: string): string[] {
+  return stderr.split('\n').filter((l) => l.startsWith('warning: '));
+}
+
+const TEXT_ON_NUMBER = 'Text rules on field "amount" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.';
+
+describe('validate: text rules on a number or date_time field', () => {
+  const job = [
+    'config:',
+    '  dataTypes:',
+    '    amount: number',
+    '    created: date_time',
+    '  text:',
+    '    regexReplacement:',
+    '      amount: {"[^0-9]": ""}',
+    '    casing:',
+    '      created: lower',
+    '',
+  ].join('\n');
+
+  it('warns at the rule with the dry run\'s sentence, and stays valid', async () => {
+    const dir = await jobDir(job);
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('job.yaml: valid\n');
+    expect(warnings(r.stderr)).toEqual([
+      `warning: job.yaml:10:7: ${TEXT_ON_NUMBER}`,
+      'warning: job.yaml:12:7: Text rules on field "created" act on its dates as the data-type step writes them (YYYY-MM-DDTHH:mm:ss), not as the input wrote them; write the rules for that form, or give the field data type rich_text to edit the input\'s text.',
+    ]);
+  });
+
+  it('says it once in the dry run, at the same line', async () => {
+    const dir = await jobDir(job);
+    const r = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr).filter((w) => w.includes('Text rules on field "amount"'))).toEqual([`warning: job.yaml:10:7: ${TEXT_ON_NUMBER}`]);
+  });
+
+  it('says nothing for text rules on a text field', async () => {
+    const dir = await jobDir('config:\n  text:\n    casing:\n      First: upper\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+});
+
+describe('validate: a combining entry with one column', () => {
+  const oneColumn = (field: string) => `config.combining.full_name does nothing: the mapping maps only the column "${field}" to "full_name", and combining joins two or more columns; map the other columns to "full_name" under config.mapping, or remove this entry.`;
+
+  it('warns at the entry when config.mapping maps one column to the field', async () => {
+    const dir = await jobDir('config:\n  mapping:\n    First: full_name\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
+  });
+
+  it('warns when config.mapping names every column and none of them goes to the field', async () => {
+    const dir = await jobDir('config:\n  mapping: {id: id, amount: amount, First: first, Last: last, created: created}\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual(['warning: job.yaml:8:5: config.combining.full_name does nothing: the mapping maps no column to "full_name", and combining joins two or more columns; map the other columns to "full_name" under config.mapping, or remove this entry.']);
+  });
+
+  it('says nothing when two columns are mapped to the field', async () => {
+    const dir = await jobDir('config:\n  mapping:\n    First: full_name\n    Last: full_name\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+
+  it('leaves a field the file maps no column to for the dry run, which sees the suggested mapping', async () => {
+    // Identity suggestions (no schema) map the column First to the field First: one column.
+    const dir = await jobDir('config:\n  mapping:\n    Last: null\n  allowColumnCombining: true\n  combining:\n    First: {separator: " "}\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual(['warning: job.yaml:9:5: config.combining.First does nothing: the mapping maps only the column "First" to "First", and combining joins two or more columns; map the other columns to "First" under config.mapping, or remove this entry.']);
+  });
+});
+
+describe('validate: a conversion to another unit than the schema expects', () => {
+  const job = (to: string) => [
+    'config:',
+    '  dataTypes: {created: date_time}',
+    '  units:',
+    `    created: {from: UTC_m5, to: ${to}}`,
+    'schema:',
+    '  expectedFields: [id, amount, First, Last, created]',
+    '  fieldUnits: {created: UTC_p0}',
+    '',
+  ].join('\n');
+
+  it('warns at config.units.<field>.to', async () => {
+    const dir = await jobDir(job('UTC_p1'));
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([
+      'warning: job.yaml:7:29: config.units.created.to is UTC_p1, but the pipeline\'s schema expects "created" in UTC_p0 (schema.fieldUnits); convert to UTC_p0, or fix schema.fieldUnits if the pipeline expects UTC_p1.',
+    ]);
+  });
+
+  it('takes UTC_m0 as the zone UTC_p0', async () => {
+    const dir = await jobDir(job('UTC_m0'));
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+});
+
+describe('rules on an optional field that no column is mapped to', () => {
+  const schema = 'schema:\n  expectedFields: [id, amount, phone]\n  optionalFields: [phone]\n';
+  const everyColumn = '  mapping: {id: id, amount: amount, First: null, Last: null, created: null}\n';
+  const pivot = '  pivot:\n    pivotColumns: [phone]\n    valueColumns: [amount]\n    indexColumns: [id]\n';
+
+  it('validate stops a pivot on it at the pivot column, when config.mapping names every column', async () => {
+    const dir = await jobDir(`config:\n${everyColumn}${pivot}${schema}`);
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: job.yaml:7:20: config.pivot.pivotColumns names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the pivot cannot use it (the run would stop); map a column to "phone" under config.mapping, or remove it here.\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('the dry run names the pivot column\'s line when suggestions leave the field without a column, and writes nothing', async () => {
+    const dir = await jobDir(`config:\n  mapping: {id: id, amount: amount}\n${pivot}${schema}`);
+    const valid = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(valid.exitCode).toBe(0);
+    const r = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: job.yaml:7:20: Pivot pivot column "phone" is an optional field that no column is mapped to, so it is not in the output and the pivot cannot use it; map a column to "phone", or remove it from pivotColumns.\n');
+    expect((await readdir(dir)).sort()).toEqual(['data.csv', 'job.yaml']);
+  });
+
+  it('validate warns at a skipped rule, and the dry run names its line', async () => {
+    const rules = '  impute:\n    phone: {method: fill, value: "000"}\n  rowDropping:\n    - {method: missingValues, fields: [id, phone]}\n';
+    const dir = await jobDir(`config:\n${everyColumn}${rules}${schema}`);
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([
+      'warning: job.yaml:7:5: config.impute names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the rule is skipped; map a column to "phone" under config.mapping, or remove it here.',
+      'warning: job.yaml:9:44: config.rowDropping[0].fields names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the rule is skipped; map a column to "phone" under config.mapping, or remove it here.',
+    ]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual([
+      'warning: job.yaml:7:5: Impute method fill for field "phone": the field is not in the output (no column is mapped to it); skipped.',
+      'warning: job.yaml:9:44: Row-dropping rule missingValues: id, phone: the field is not in the output (no column is mapped to it); skipped.',
+    ]);
+  });
+});
