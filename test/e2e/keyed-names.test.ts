@@ -93,6 +93,21 @@ describe('user-named columns', () => {
     expect(await readFile(join(dir, 'blank.out.csv'), 'utf8')).toBe('id,name\n1,Ann\n');
   });
 
+  it('pull writes the mapping of a job started against import serve in column order, "1962" in its place', async () => {
+    const start = await cli(['start', '--pipeline', 'p', '--name', 'n', '--file', join(dir, 'in.csv')]);
+    expect(start.exitCode).toBe(0);
+    const r = await cli(['pull', start.stdout.trim()]);
+    expect(r.exitCode).toBe(0);
+    const from = r.stdout.indexOf('  mapping:\n');
+    expect(from).toBeGreaterThan(-1);
+    expect(r.stdout.slice(from).split('\n').slice(1, 5)).toEqual([
+      '    TQ: TQ # confidence 1.00',
+      '    __proto__: __proto__ # confidence 1.00',
+      '    "1962": "1962" # confidence 1.00',
+      '    constructor: constructor # confidence 1.00',
+    ]);
+  });
+
   it('init writes each of them as a key of its own, in column order', async () => {
     const r = await cli(['init', join(dir, 'in.csv')]);
     expect(r.exitCode).toBe(0);
