@@ -275,3 +275,60 @@ describe('saveChoices', () => {
     expect(after.mtimeMs).toBe(before.mtimeMs);
   });
 });
+
+describe('applyChoices removing an entry with its comments', () => {
+  it('removes the comments directly above a removed entry and on its line, and keeps the others', () => {
+    const text = `config:
+  dataTypes:
+    # types checked by hand
+    id: number
+    # free text
+    # from the old export
+    notes: rich_text # inferred
+
+    # amounts in cents
+    amount: number
+      # deeper, not notes' own
+    memo: rich_text
+    # Joined: signed_up_at # suggested, confidence 0.64: under 0.8, review it
+    extra: rich_text
+    plan: category
+`;
+    const out = applyChoices(text, {}, 'job.yaml', {}, [
+      ['config', 'dataTypes', 'notes'], ['config', 'dataTypes', 'memo'], ['config', 'dataTypes', 'extra'], ['config', 'dataTypes', 'id'],
+    ]);
+    expect(out).toBe(`config:
+  dataTypes:
+    # types checked by hand
+
+    # amounts in cents
+    amount: number
+      # deeper, not notes' own
+    # Joined: signed_up_at # suggested, confidence 0.64: under 0.8, review it
+    plan: category
+`);
+  });
+
+  it('removes list items of a block or flow list, last first, with their own comments, and writes [] for a block list left empty', () => {
+    const text = `config:
+  rowDropping:
+    - {method: duplicateValues, fields: [id]} # one per id
+    # rows without notes are noise
+    - method: missingValues
+      fields: [notes]
+    - {method: missingValues, fields: [memo]}
+  pivot: {pivotColumns: [a], valueColumns: [b], indexColumns: [c]}
+schema:
+  rowDropping: [{method: missingValues, fields: [id]}, {method: duplicateValues, fields: [notes]}]
+`;
+    expect(applyChoices(text, {}, 'job.yaml', {}, [['config', 'rowDropping', '1'], ['config', 'rowDropping', '2'], ['config', 'pivot']])).toBe(`config:
+  rowDropping:
+    - {method: duplicateValues, fields: [id]} # one per id
+schema:
+  rowDropping: [{method: missingValues, fields: [id]}, {method: duplicateValues, fields: [notes]}]
+`);
+    expect(applyChoices(text, {}, 'job.yaml', {}, [['config', 'rowDropping', '0'], ['config', 'rowDropping', '1'], ['config', 'rowDropping', '2']]))
+      .toBe(text.replace(/  rowDropping:\n(    .*\n)+/, '  rowDropping: []\n'));
+    expect(applyChoices(text, {}, 'job.yaml', {}, [['schema', 'rowDropping', '1']])).toBe(text.replace(', {method: duplicateValues, fields: [notes]}]', ']'));
+  });
+});
