@@ -25,16 +25,24 @@ const WHOLE_SECTIONS = ['sheet', 'allowColumnCombining', 'pivot', 'rowDropping',
  * is written when the file already says all of it.
  */
 export async function saveChoices(path: string, choices: JobFileConfig, env: NodeJS.ProcessEnv = {}, remove: string[][] = []): Promise<void> {
-  let before: string;
-  try {
-    before = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
-  }
+  const before = await readForSave(path);
   const after = applyChoices(before, choices, path, env, remove);
   if (after === before) return;
   // writeAtomic keeps the job file's permissions.
   await writeAtomic(path, (temp) => writeFile(temp, after, 'utf8'));
+}
+
+/** `checkSavable` of the job file at `path`: called before a review with `--save` asks anything. */
+export async function checkSavableFile(path: string): Promise<void> {
+  checkSavable(await readForSave(path), path);
+}
+
+async function readForSave(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
+  }
 }
 
 /**
@@ -78,7 +86,7 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
     return isSeq(parent);
   });
   const removals = [...remove.filter((path) => !listed.includes(path)), ...[...listed].sort((a, b) => Number(b[b.length - 1]) - Number(a[a.length - 1]))];
-  for (const path of removals) out = deletePath(out, path);
+  for (const path of removals) out = deletePath(out, path, where);
   // `init`'s note that a required field has no column is answered once a column is mapped to it.
   for (const field of Object.values(choices.mapping ?? {})) {
     if (typeof field === 'string') out = out.replace(new RegExp(`^[ \\t]*# required field ${escapeRegExp(field)} has no column: .*(\\r?\\n|$)`, 'm'), '');
@@ -117,7 +125,7 @@ function setLeaf(text: string, doc: Document, path: string[], value: unknown, wh
   const before = node.items.map((p) => keyOf(p)!);
   let out = text;
   for (const [key, member] of Object.entries(value)) out = setLeaf(out, parseDocument(out, { uniqueKeys: false }), [...path, key], member, where, env);
-  for (const key of before) if (!Object.hasOwn(value, key)) out = deletePath(out, [...path, key]);
+  for (const key of before) if (!Object.hasOwn(value, key)) out = deletePath(out, [...path, key], where);
   return out;
 }
 
@@ -146,17 +154,53 @@ function setPath(text: string, doc: Document, path: string[], value: unknown, wh
     if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
     const child = pair.value as Node | null;
     if (i === path.length - 1) return replaceValue(text, doc, pair, value, unit, nl, resolvedValue(child, doc, env), path.join('.'), where);
-    const here = path.slice(0, i + 1).join('.');
-    if (isAlias(child)) {
-      throw new UsageError(`${here} in ${where} is an alias (*${child.source}), so ${path.join('.')} cannot be saved there without changing what it points to; write ${here} out in full and save again.`);
-    }
-    if (child !== null && aliasesOf(doc, child).length) {
-      throw new UsageError(`${here} in ${where} is an anchor (&${child.anchor}) used elsewhere, so saving ${path.join('.')} into it would change those places too; write them out in full and save again.`);
-    }
+    refuseShared(doc, path.slice(0, i + 1), path.join('.'), where);
     if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
     node = child;
   }
   return text;
+}
+
+/**
+ * Refuses (UsageError) to save `target` through `path` when a section on the way is an alias, or
+ * an anchor used elsewhere: an edit there would change what other places of the file say too.
+ */
+function refuseShared(doc: Document, path: string[], target: string, where: string): void {
+  let node: unknown = doc.contents;
+  for (let i = 0; i < path.length; i++) {
+    if (!isMap(node)) return;
+    const pair = node.items.find((p) => keyOf(p) === path[i]);
+    if (!pair) return;
+    const child = pair.value as Node | null;
+    const here = path.slice(0, i + 1).join('.');
+    if (isAlias(child)) {
+      throw new UsageError(`${here} in ${where} is an alias (*${child.source}), so ${target} cannot be saved there without changing what it points to; write ${here} out in full and save again.`);
+    }
+    if (child !== null && aliasesOf(doc, child).length) {
+      throw new UsageError(`${here} in ${where} is an anchor (&${child.anchor}) used elsewhere, so saving ${target} into it would change those places too; write them out in full and save again.`);
+    }
+    node = child;
+  }
+}
+
+/** The `config` sections a review's save may write into or remove from. */
+const SAVED_SECTIONS: string[][] = [
+  ...[...KEYED_SECTIONS, 'pivot', 'rowDropping'].map((section) => ['config', section]),
+  ['config', 'text', 'casing'], ['config', 'text', 'regexReplacement'],
+];
+
+/**
+ * Refuses (UsageError, as the save would) a job file whose `config`, or a section of it a review
+ * may save into, is an alias or an anchor used elsewhere: checked before the review asks
+ * anything, so no one answers every question to be refused at the end.
+ */
+export function checkSavable(text: string, where: string): void {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length) return; // loading the job file has said what is wrong
+  const source = keyedMappingSource(doc);
+  for (const path of [...SAVED_SECTIONS, ...(source === undefined ? [] : [['config', 'mapping', source]])]) {
+    refuseShared(doc, path, 'the review\'s choices', where);
+  }
 }
 
 /** `init`'s comment after a value it suggested: true of the suggestion, stale once the value changes. */
@@ -209,8 +253,9 @@ function escapeRegExp(text: string): string {
  * comments directly above it (its own, at its indentation); a block map left empty becomes `{}`,
  * a block list `[]`. A path the file does not have leaves the text as it is.
  */
-function deletePath(text: string, path: string[]): string {
+function deletePath(text: string, path: string[], where: string): string {
   const doc = parseDocument(text, { uniqueKeys: false });
+  refuseShared(doc, path.slice(0, -1), path.join('.'), where);
   const parent = findPath(doc, path.slice(0, -1));
   const last = path[path.length - 1];
   let items: { start: number; end: number }[];

@@ -400,6 +400,23 @@ config:
     }
   }, 60_000);
 
+  it('refuses --save on a job file whose config section is an alias before asking anything, leaving the file as it was', async () => {
+    const job = `version: 1
+input:
+  file: ./customers.csv
+schema:
+  fieldDataTypes: &types {amount: number}
+config:
+  dataTypes: *types
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    expect(await term.exitCode()).toBe(2);
+    expect(term.text()).toMatch(/config\.dataTypes in \S*job\.yaml is an alias \(\*types\), so the review's choices cannot be saved there without changing what it points to; write config\.dataTypes out in full and save again\./);
+    expect(term.text()).not.toContain('? Map');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(job);
+  }, 60_000);
+
   it('init leaves a sheet suggested under the bar as a comment; the gate stops on it; review asks and writes it on that line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
     // Two sheets, "Summary" and "Orders 2024"; the engine suggests "Orders 2024" at 0.67.

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, stat, writeFile, readdir } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyChoices, saveChoices } from '../../src/jobfile/save.js';
+import { applyChoices, checkSavable, saveChoices } from '../../src/jobfile/save.js';
 
 // Odd on purpose: four-space indents, aligned comments, a quoted key, `~`, an empty value,
 // a flow map with spaces before the colon, a flow list over two lines, a trailing comment.
@@ -330,5 +330,16 @@ schema:
     expect(applyChoices(text, {}, 'job.yaml', {}, [['config', 'rowDropping', '0'], ['config', 'rowDropping', '1'], ['config', 'rowDropping', '2']]))
       .toBe(text.replace(/  rowDropping:\n(    .*\n)+/, '  rowDropping: []\n'));
     expect(applyChoices(text, {}, 'job.yaml', {}, [['schema', 'rowDropping', '1']])).toBe(text.replace(', {method: duplicateValues, fields: [notes]}]', ']'));
+  });
+});
+
+describe('checkSavable', () => {
+  it('refuses, before any question, a config section a review may save into that is an alias or an anchor used elsewhere', () => {
+    expect(() => checkSavable('schema:\n  fieldDataTypes: &dt {a: number}\nconfig:\n  dataTypes: *dt\n', 'job.yaml'))
+      .toThrow(/^config\.dataTypes in job\.yaml is an alias \(\*dt\), so the review's choices cannot be saved there without changing what it points to; write config\.dataTypes out in full and save again\.$/);
+    expect(() => checkSavable('config:\n  rowDropping: &r [{method: missingValues, fields: [id]}]\nschema:\n  rowDropping: *r\n', 'job.yaml'))
+      .toThrow(/^config\.rowDropping in job\.yaml is an anchor \(&r\) used elsewhere/);
+    expect(() => checkSavable('base: &c {mapping: {A: a}}\nconfig: *c\n', 'job.yaml')).toThrow(/^config in job\.yaml is an alias \(\*c\)/);
+    expect(() => checkSavable('schema:\n  expectedFields: [&f a]\nconfig:\n  mapping: {A: *f}\n  units: {}\n', 'job.yaml')).not.toThrow();
   });
 });
