@@ -425,9 +425,11 @@ function replaceValue(text: string, doc: Document, pair: Pair, value: unknown, u
   if ((isMap(node) || isSeq(node)) && !node.flow) {
     // A block value stays a block, at its own indentation.
     const indent = columnOf(text, start);
+    const pad = ' '.repeat(indent);
+    // A list as block items (`- {method: ...}`), one a line, as a block list is written.
     const lines = isObject(value) && Object.keys(value).length
       ? Object.entries(value).flatMap(([k, v]) => blockPair(k, v, indent, 0, unit, nl))
-      : [flowText(value) + nl];
+      : Array.isArray(value) && value.length ? value.map((item) => `${pad}- ${flowText(item)}${nl}`) : [pad + flowText(value) + nl];
     const body = lines.join('').slice(indent);
     return splice(text, start, end, text.slice(start, end).endsWith('\n') ? body : body.slice(0, -nl.length));
   }

@@ -333,6 +333,17 @@ schema:
   });
 });
 
+describe('applyChoices replacing a whole list', () => {
+  it('replaces a block list with the new rules as block items, as it does a flow list in flow style', () => {
+    const rules = [{ method: 'missingValues' as const, fields: ['id'] }, { method: 'duplicateValues' as const, fields: ['email', 'id'] }];
+    const block = 'config:\n  rowDropping:\n    - method: duplicateValues\n      fields: [id]\n  text: {casing: {a: upper}}\n';
+    expect(applyChoices(block, { rowDropping: rules })).toBe('config:\n  rowDropping:\n    - {method: missingValues, fields: [id]}\n    - {method: duplicateValues, fields: [email, id]}\n  text: {casing: {a: upper}}\n');
+    expect(applyChoices(block, { rowDropping: [] })).toBe('config:\n  rowDropping:\n    []\n  text: {casing: {a: upper}}\n');
+    const flow = 'config:\n  rowDropping: [{method: duplicateValues, fields: [id]}]\n';
+    expect(applyChoices(flow, { rowDropping: rules })).toBe('config:\n  rowDropping: [{method: missingValues, fields: [id]}, {method: duplicateValues, fields: [email, id]}]\n');
+  });
+});
+
 describe('checkSavable', () => {
   it('refuses, before any question, a config section a review may save into that is an alias or an anchor used elsewhere', () => {
     expect(() => checkSavable('schema:\n  fieldDataTypes: &dt {a: number}\nconfig:\n  dataTypes: *dt\n', 'job.yaml'))
