@@ -30,6 +30,9 @@ export function shownPath(job: JobFile, deps: Deps): string {
  */
 export interface OfflineOptions { placeholderOk: boolean; missingOk: boolean; engine?: boolean }
 
+/** The error for a placeholder input (`file:` as `pull` writes it) where a job is to be started from the file. */
+export const PLACEHOLDER_INPUT = 'input.file is empty, a placeholder: set the path of the data file to start a job from this file, or pass --job <id> to reuse a started one.';
+
 /** Options for a command that starts a job from the file: the input must be there. */
 export const NEEDS_INPUT: OfflineOptions = { placeholderOk: false, missingOk: false };
 /** Options for a dry run: the input must be there, and the engine's suggestions are known. */
@@ -56,7 +59,12 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
 
   const { input } = job;
   if (input.placeholder) {
-    if (!opts.placeholderOk) at(['input', 'file'], 'input.file is empty, a placeholder: set the path of the data file to start a job from this file, or pass --job <id> to reuse a started one.');
+    // One sentence either way: a warning where the placeholder may stay, else only the error.
+    if (!opts.placeholderOk) at(['input', 'file'], PLACEHOLDER_INPUT);
+    else {
+      const pos = job.positionOf(['input', 'file']) ?? { line: 1, col: 1 };
+      deps.io.warn(`${file}:${pos.line}:${pos.col}: input.file is empty, a placeholder: set the path of the data file before a new job is started with this file (\`--job <id>\` reuses a started job and does not need it).`);
+    }
   }
   for (const key of ['file', 'rowsFile'] as const) {
     const path = input[key];

@@ -31,7 +31,7 @@ export function jobFileForm(job: JobFile, rows?: Record<string, unknown>[]): Sta
 /** Starts the job a job file describes and returns its id; records what was sent for `import pull`. */
 export async function startJobFile(job: JobFile, client: ImportClient, deps: Deps): Promise<string> {
   if (job.input.placeholder) {
-    throw inputError(job, deps, 'file', 'input.file is empty, a placeholder: set the path of the data file to start a job from this file, or pass --job <id> to reuse a started one.');
+    throw inputError(job, deps, 'file', (await import('./job-checks.js')).PLACEHOLDER_INPUT);
   }
   let rows: Record<string, unknown>[] | undefined;
   let file: { path: string; size: number } | undefined;

@@ -296,9 +296,15 @@ export function mergeChoices(config: JobFileConfig, choices: ReviewChoices): Job
   if (choices.combining) merged.combining = { ...config.combining, ...choices.combining };
   if (choices.dataTypes) merged.dataTypes = { ...config.dataTypes, ...choices.dataTypes };
   if (choices.impute) merged.impute = { ...config.impute, ...choices.impute };
+  const droppedRules = new Set<number>();
   for (const { path } of choices.removed ?? []) {
-    // path is ['config', section, field] or ['config', 'text', casing|regexReplacement, field].
-    if (path[1] === 'text') {
+    // path is ['config', section, field], ['config', 'text', casing|regexReplacement, field],
+    // ['config', 'pivot'] or ['config', 'rowDropping', index].
+    if (path[1] === 'pivot') {
+      delete merged.pivot;
+    } else if (path[1] === 'rowDropping') {
+      droppedRules.add(Number(path[2]));
+    } else if (path[1] === 'text') {
       const sub = path[2] as 'casing' | 'regexReplacement';
       const rest: Record<string, unknown> = { ...merged.text?.[sub] };
       delete rest[path[3]];
@@ -310,6 +316,8 @@ export function mergeChoices(config: JobFileConfig, choices: ReviewChoices): Job
       Object.assign(merged, { [section]: rest });
     }
   }
+  // The rules left, as a list: an empty one still says "no additional rules", as the save writes it.
+  if (droppedRules.size) merged.rowDropping = (config.rowDropping ?? []).filter((_, i) => !droppedRules.has(i));
   return merged;
 }
 
@@ -363,7 +371,7 @@ export function formatChoices(job: JobFile, choices: JobFileConfig): string {
   }
   if (removed.length) {
     lines.push('  removed (the next run would stop on each):');
-    for (const r of removed) lines.push(`    - ${r.path.slice(1).join('.')}: ${showChoice(r.before)} (${r.why})`);
+    for (const r of removed) lines.push(`    - ${settingName(r.path)}: ${showChoice(r.before)} (${r.why})`);
   }
   if (same) lines.push(`  (${same} already pinned in ${file}, unchanged)`);
   return lines.join('\n');
@@ -431,7 +439,21 @@ function orphanedSettings(job: JobFile, resources: JobResources, mapping: Record
       if (gone(field)) out.push({ path: ['config', 'text', sub, field], before: value instanceof Map ? Object.fromEntries(value) : value, why: `no column gives "${field}" now` });
     }
   }
+  // A pivot or a row-dropping rule with one of its fields gone cannot run, and without that field
+  // it would be another table or another rule: each goes whole, and the summary says so.
+  const pivot = config.pivot;
+  const pivotGone = pivot && [...pivot.indexColumns, ...pivot.pivotColumns, ...pivot.valueColumns].find(gone);
+  if (pivot && pivotGone !== undefined) out.push({ path: ['config', 'pivot'], before: pivot, why: `no column gives "${pivotGone}" now` });
+  (config.rowDropping ?? []).forEach((rule, i) => {
+    const field = rule.fields.find(gone);
+    if (field !== undefined) out.push({ path: ['config', 'rowDropping', String(i)], before: rule, why: `no column gives "${field}" now` });
+  });
   return out;
+}
+
+/** A removed setting as the summary names it: `dataTypes.notes`, `text.casing.notes`, `rowDropping[1]`. */
+function settingName(path: string[]): string {
+  return path[1] === 'rowDropping' && path.length === 3 ? `rowDropping[${path[2]}]` : path.slice(1).join('.');
 }
 
 /** How the values of combined columns are joined: `stringAppend` with a separator, or `json`. */

@@ -240,7 +240,7 @@ export function checkJobFile(job: JobFile, facts: KnownFacts, displayPath: strin
       } else if (isMapped && config.mapping![column] !== name) {
         at(path, `column "${column}" in config.combining.${name}.order is mapped to ${config.mapping![column] === null ? 'nothing' : `"${config.mapping![column]}"`} in config.mapping, not to "${name}"; map it to "${name}" or remove it from the order.`);
       } else if (!isMapped) {
-        at(path, `column "${column}" in config.combining.${name}.order is not mapped to "${name}" in config.mapping, so it is not one of the columns combined into it (the run would stop on the order); add "${yamlKey(column)}: ${name}" under config.mapping, or remove it from the order.`);
+        at(path, `column "${column}" in config.combining.${name}.order is not mapped to "${name}" in config.mapping, so it is not one of the columns combined into it (the run would stop on the order); add "${yamlKey(column)}: ${yamlKey(name)}" under config.mapping, or remove it from the order.`);
       }
     });
   }
@@ -401,13 +401,19 @@ export function requiredFieldsWithoutColumn(desired: Required<JobConfig>, fields
   const free = (fields.inputColumns ?? []).filter((c) => !mappedColumns.has(c));
   return (fields.expectedFields ?? []).filter((f) => !optional.has(f) && !mapped.has(f)).map((field) => {
     const column = (free.length <= 2000 ? suggestKey(field, free) : undefined) ?? free[0] ?? '<column>';
-    return { field, suggestion: `${yamlKey(column)}: ${field}` };
+    return { field, suggestion: `${yamlKey(column)}: ${yamlKey(field)}` };
   });
 }
 
-/** A name as a YAML key, quoted when it needs to be. */
-function yamlKey(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
+/**
+ * A name as YAML writes it (a key, or a text value), quoted when it needs to be: in single quotes,
+ * so a hint that shows it inside double quotes (`e.g. "'Notes (internal)': notes"`) does not
+ * double them; in double quotes only for what single quotes cannot hold (control characters).
+ */
+export function yamlKey(name: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_ -]*$/.test(name) && !/\s$/.test(name)) return name;
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : `'${name.replace(/'/g, "''")}'`;
 }
 
 

@@ -25,16 +25,24 @@ const WHOLE_SECTIONS = ['sheet', 'allowColumnCombining', 'pivot', 'rowDropping',
  * is written when the file already says all of it.
  */
 export async function saveChoices(path: string, choices: JobFileConfig, env: NodeJS.ProcessEnv = {}, remove: string[][] = []): Promise<void> {
-  let before: string;
-  try {
-    before = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
-  }
+  const before = await readForSave(path);
   const after = applyChoices(before, choices, path, env, remove);
   if (after === before) return;
   // writeAtomic keeps the job file's permissions.
   await writeAtomic(path, (temp) => writeFile(temp, after, 'utf8'));
+}
+
+/** `checkSavable` of the job file at `path`: called before a review with `--save` asks anything. */
+export async function checkSavableFile(path: string): Promise<void> {
+  checkSavable(await readForSave(path), path);
+}
+
+async function readForSave(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path} to save the choices (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path.`, { cause: error });
+  }
 }
 
 /**
@@ -54,7 +62,8 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
   const order: readonly string[] = CONFIG_KEYS;
   leaves.sort((a, b) => order.indexOf(a.path[1]) - order.indexOf(b.path[1]));
   // A mapping keyed by its source name (jobfile.md) is edited under that name.
-  let doc: Document | undefined = parseDocument(text, { uniqueKeys: false });
+  const original = parseDocument(text, { uniqueKeys: false });
+  let doc: Document | undefined = original;
   const source = keyedMappingSource(doc);
   if (source !== undefined) {
     const under = (path: string[]) => (path[0] === 'config' && path[1] === 'mapping' && path.length > 2 ? ['config', 'mapping', source, ...path.slice(2)] : path);
@@ -69,7 +78,15 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
     const next = setLeaf(out, doc, leaf.path, leaf.value, where, env);
     if (next !== out) { out = next; doc = undefined; }
   }
-  for (const path of remove) out = deletePath(out, path);
+  // Items of a list go last first, so each index names the item it named in the file as read.
+  const listLengths = new Map<string, number>();
+  const listed = remove.filter((path) => {
+    const parent = findPath(original, path.slice(0, -1));
+    if (isSeq(parent)) listLengths.set(path.slice(0, -1).join('\0'), parent.items.length);
+    return isSeq(parent);
+  });
+  const removals = [...remove.filter((path) => !listed.includes(path)), ...[...listed].sort((a, b) => Number(b[b.length - 1]) - Number(a[a.length - 1]))];
+  for (const path of removals) out = deletePath(out, path, where);
   // `init`'s note that a required field has no column is answered once a column is mapped to it.
   for (const field of Object.values(choices.mapping ?? {})) {
     if (typeof field === 'string') out = out.replace(new RegExp(`^[ \\t]*# required field ${escapeRegExp(field)} has no column: .*(\\r?\\n|$)`, 'm'), '');
@@ -77,7 +94,13 @@ export function applyChoices(text: string, choices: JobFileConfig, where = 'the 
 
   const check = parseDocument(out, { uniqueKeys: false });
   for (const path of remove) {
-    if (findPath(check, path) !== undefined) throw new Error(`removing ${path.join('.')} from ${where} left it in place`);
+    if (!listed.includes(path) && findPath(check, path) !== undefined) throw new Error(`removing ${path.join('.')} from ${where} left it in place`);
+  }
+  for (const [parent, length] of listLengths) {
+    const gone = listed.filter((path) => path.slice(0, -1).join('\0') === parent).length;
+    const node = findPath(check, parent.split('\0'));
+    const now = isSeq(node) ? node.items.length : 0;
+    if (now !== length - gone) throw new Error(`removing ${gone} item(s) of ${parent.split('\0').join('.')} from ${where} left ${now} of ${length}`);
   }
   for (const leaf of leaves) {
     const value = resolvedValue(findPath(check, leaf.path), check, env);
@@ -102,7 +125,7 @@ function setLeaf(text: string, doc: Document, path: string[], value: unknown, wh
   const before = node.items.map((p) => keyOf(p)!);
   let out = text;
   for (const [key, member] of Object.entries(value)) out = setLeaf(out, parseDocument(out, { uniqueKeys: false }), [...path, key], member, where, env);
-  for (const key of before) if (!Object.hasOwn(value, key)) out = deletePath(out, [...path, key]);
+  for (const key of before) if (!Object.hasOwn(value, key)) out = deletePath(out, [...path, key], where);
   return out;
 }
 
@@ -131,17 +154,53 @@ function setPath(text: string, doc: Document, path: string[], value: unknown, wh
     if (!pair) return insertPair(text, map, path[i], rest, path.length - i - 1, unit, nl);
     const child = pair.value as Node | null;
     if (i === path.length - 1) return replaceValue(text, doc, pair, value, unit, nl, resolvedValue(child, doc, env), path.join('.'), where);
-    const here = path.slice(0, i + 1).join('.');
-    if (isAlias(child)) {
-      throw new UsageError(`${here} in ${where} is an alias (*${child.source}), so ${path.join('.')} cannot be saved there without changing what it points to; write ${here} out in full and save again.`);
-    }
-    if (child !== null && aliasesOf(doc, child).length) {
-      throw new UsageError(`${here} in ${where} is an anchor (&${child.anchor}) used elsewhere, so saving ${path.join('.')} into it would change those places too; write them out in full and save again.`);
-    }
+    refuseShared(doc, path.slice(0, i + 1), path.join('.'), where);
     if (child === null || (isScalar(child) && child.value === null)) return fillNull(text, pair, rest, path.length - i - 2, unit, nl);
     node = child;
   }
   return text;
+}
+
+/**
+ * Refuses (UsageError) to save `target` through `path` when a section on the way is an alias, or
+ * an anchor used elsewhere: an edit there would change what other places of the file say too.
+ */
+function refuseShared(doc: Document, path: string[], target: string, where: string): void {
+  let node: unknown = doc.contents;
+  for (let i = 0; i < path.length; i++) {
+    if (!isMap(node)) return;
+    const pair = node.items.find((p) => keyOf(p) === path[i]);
+    if (!pair) return;
+    const child = pair.value as Node | null;
+    const here = path.slice(0, i + 1).join('.');
+    if (isAlias(child)) {
+      throw new UsageError(`${here} in ${where} is an alias (*${child.source}), so ${target} cannot be saved there without changing what it points to; write ${here} out in full and save again.`);
+    }
+    if (child !== null && aliasesOf(doc, child).length) {
+      throw new UsageError(`${here} in ${where} is an anchor (&${child.anchor}) used elsewhere, so saving ${target} into it would change those places too; write them out in full and save again.`);
+    }
+    node = child;
+  }
+}
+
+/** The `config` sections a review's save may write into or remove from. */
+const SAVED_SECTIONS: string[][] = [
+  ...[...KEYED_SECTIONS, 'pivot', 'rowDropping'].map((section) => ['config', section]),
+  ['config', 'text', 'casing'], ['config', 'text', 'regexReplacement'],
+];
+
+/**
+ * Refuses (UsageError, as the save would) a job file whose `config`, or a section of it a review
+ * may save into, is an alias or an anchor used elsewhere: checked before the review asks
+ * anything, so no one answers every question to be refused at the end.
+ */
+export function checkSavable(text: string, where: string): void {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length) return; // loading the job file has said what is wrong
+  const source = keyedMappingSource(doc);
+  for (const path of [...SAVED_SECTIONS, ...(source === undefined ? [] : [['config', 'mapping', source]])]) {
+    refuseShared(doc, path, 'the review\'s choices', where);
+  }
 }
 
 /** `init`'s comment after a value it suggested: true of the suggestion, stale once the value changes. */
@@ -189,41 +248,73 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Removes one member (`['config', 'dataTypes', 'notes']`) with its value and the comment on its
- * line; a block map left empty becomes `{}`. A path the file does not have leaves the text as it is.
+ * Removes one member (`['config', 'dataTypes', 'notes']`) or one list item (`['config',
+ * 'rowDropping', '1']`) with its value, the comment on its line and, unless it is the first, the
+ * comments directly above it (its own, at its indentation); a block map left empty becomes `{}`,
+ * a block list `[]`. A path the file does not have leaves the text as it is.
  */
-function deletePath(text: string, path: string[]): string {
+function deletePath(text: string, path: string[], where: string): string {
   const doc = parseDocument(text, { uniqueKeys: false });
+  refuseShared(doc, path.slice(0, -1), path.join('.'), where);
   const parent = findPath(doc, path.slice(0, -1));
-  if (!isMap(parent)) return text;
-  const index = parent.items.findIndex((p) => keyOf(p) === path[path.length - 1]);
-  if (index === -1) return text;
-  const pair = parent.items[index];
-  const keyRange = (pair.key as Node).range!;
-  const valueRange = (pair.value as Node | null)?.range;
+  const last = path[path.length - 1];
+  let items: { start: number; end: number }[];
+  if (isMap(parent)) {
+    items = parent.items.map((p) => {
+      const key = (p.key as Node).range!;
+      return { start: key[0], end: Math.max(((p.value as Node | null)?.range ?? key)[1], key[1]) };
+    });
+  } else if (isSeq(parent)) {
+    items = (parent.items as (Node | null)[]).map((item) => ({ start: item?.range?.[0] ?? -1, end: item?.range?.[1] ?? -1 }));
+  } else {
+    return text;
+  }
+  const index = isMap(parent) ? parent.items.findIndex((p) => keyOf(p) === last) : /^\d+$/.test(last) ? Number(last) : -1;
+  if (index < 0 || index >= items.length || items[index].start < 0) return text;
+  const { start: itemStart, end: itemEnd } = items[index];
   let out: string;
   if (parent.flow) {
-    const end = valueRange ? valueRange[1] : keyRange[1];
     if (index > 0) {
       // From the comma after the member before it.
-      const prev = parent.items[index - 1];
-      const prevEnd = ((prev.value as Node | null)?.range ?? (prev.key as Node).range!)[1];
-      out = splice(text, prevEnd, end, '');
+      out = splice(text, items[index - 1].end, itemEnd, '');
     } else {
-      const next = parent.items[1];
-      out = splice(text, keyRange[0], next ? (next.key as Node).range![0] : end, '');
+      out = splice(text, itemStart, items[1] ? items[1].start : itemEnd, '');
     }
   } else {
-    const start = text.lastIndexOf('\n', keyRange[0] - 1) + 1;
-    const last = valueRange ? Math.max(valueRange[1], keyRange[1]) : keyRange[1];
-    let end = text.indexOf('\n', Math.max(last - 1, keyRange[1]));
+    const lineStart = text.lastIndexOf('\n', itemStart - 1) + 1;
+    let end = text.indexOf('\n', Math.max(itemEnd - 1, itemStart));
     // A block value's range already ends after its last line.
-    if (valueRange && text[valueRange[1] - 1] === '\n') end = valueRange[1] - 1;
-    out = splice(text, start, end === -1 ? text.length : end + 1, '');
+    if (text[itemEnd - 1] === '\n') end = itemEnd - 1;
+    // Comments above the first member head the whole section (init's "# input column: output
+    // field ..."), so they stay; those above a later member are that member's.
+    out = splice(text, index > 0 ? ownCommentsAbove(text, lineStart) : lineStart, end === -1 ? text.length : end + 1, '');
   }
-  if (parent.items.length === 1 && !parent.flow) out = setPath(out, parseDocument(out, { uniqueKeys: false }), path.slice(0, -1), {}, 'the job file', {});
+  if (items.length === 1 && !parent.flow) out = setPath(out, parseDocument(out, { uniqueKeys: false }), path.slice(0, -1), isMap(parent) ? {} : [], 'the job file', {});
   return out;
 }
+
+/**
+ * Where the comments that belong to the entry starting its line at `lineStart` begin: the
+ * own-line comments right above it at its indentation, with no blank line between. A comment
+ * `init` left for another key (`# Joined: signed_up_at # ...: review it`, `# required field ...`)
+ * is not the entry's and stays, with everything above it.
+ */
+function ownCommentsAbove(text: string, lineStart: number): number {
+  const indentOf = (line: string) => line.length - line.trimStart().length;
+  const entryLineEnd = text.indexOf('\n', lineStart);
+  const indent = indentOf(text.slice(lineStart, entryLineEnd === -1 ? text.length : entryLineEnd));
+  let start = lineStart;
+  while (start > 0) {
+    const prevStart = text.lastIndexOf('\n', start - 2) + 1;
+    const line = text.slice(prevStart, start - 1).replace(/\r$/, '');
+    if (!line.trimStart().startsWith('#') || indentOf(line) !== indent || INIT_NOTE.test(line)) break;
+    start = prevStart;
+  }
+  return start;
+}
+
+/** `init`'s own-line notes about other keys: a suggestion under the bar left as a comment, a required field with no column. */
+const INIT_NOTE = /^[ \t]*#[ \t]*(.*review it|required field .* has no column:)/;
 
 /**
  * A key as `validate` reads it: strings as they are, numbers and booleans as written (`1e3:` is
@@ -334,9 +425,11 @@ function replaceValue(text: string, doc: Document, pair: Pair, value: unknown, u
   if ((isMap(node) || isSeq(node)) && !node.flow) {
     // A block value stays a block, at its own indentation.
     const indent = columnOf(text, start);
+    const pad = ' '.repeat(indent);
+    // A list as block items (`- {method: ...}`), one a line, as a block list is written.
     const lines = isObject(value) && Object.keys(value).length
       ? Object.entries(value).flatMap(([k, v]) => blockPair(k, v, indent, 0, unit, nl))
-      : [flowText(value) + nl];
+      : Array.isArray(value) && value.length ? value.map((item) => `${pad}- ${flowText(item)}${nl}`) : [pad + flowText(value) + nl];
     const body = lines.join('').slice(indent);
     return splice(text, start, end, text.slice(start, end).endsWith('\n') ? body : body.slice(0, -nl.length));
   }

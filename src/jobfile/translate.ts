@@ -155,7 +155,7 @@ export function configFromResources(current: JobResources): JobFileConfig {
   if (current.sheet) config.sheet = current.sheet.sheetSelection.selected;
   const mapped = new Map<string, string>();
   for (const columns of Object.values(current.fields.columnFieldMapping ?? {})) {
-    for (const [column, m] of Object.entries(columns)) mapped.set(column, m.field);
+    for (const [column, m] of entriesInOrder(columns)) mapped.set(column, m.field);
   }
   // Input columns first (unmapped ones as null), then mapped columns the input list lacks.
   const pairs: [string, string | null][] = (current.fields.inputColumns ?? []).map((column) => [column, mapped.get(column) ?? null]);
@@ -166,18 +166,17 @@ export function configFromResources(current: JobResources): JobFileConfig {
   for (const field of mapped.values()) perField.set(field, (perField.get(field) ?? 0) + 1);
   if ([...perField.values()].some((n) => n > 1)) config.allowColumnCombining = true;
 
-  const combining = Object.entries(current.combining.columnsBeingCombined ?? {});
-  if (combining.length) {
-    config.combining = {};
-    for (const [field, c] of combining) config.combining[field] = combiningFromWire(c);
-  }
-  const types = Object.entries(current.dataTypes.fieldDataTypes ?? {});
-  if (types.length) config.dataTypes = Object.fromEntries(types.map(([f, t]) => [f, t.dataType]));
-  const units = Object.entries(current.units.fieldUnitConversions ?? {});
-  if (units.length) config.units = Object.fromEntries(units.map(([f, u]) => [f, { from: u.from ?? null, to: u.to ?? null }]));
-  const impute = Object.entries(current.impute.imputeMethods ?? {});
+  // Field-keyed sections in the service's order, as ordered objects: a field named "1962" stays
+  // where the service lists it and `__proto__` is a key like any other (STYLE.md "Keyed data").
+  const combining = entriesInOrder(current.combining.columnsBeingCombined ?? {});
+  if (combining.length) config.combining = orderedObject(combining.map(([field, c]) => [field, combiningFromWire(c)]));
+  const types = entriesInOrder(current.dataTypes.fieldDataTypes ?? {});
+  if (types.length) config.dataTypes = orderedObject(types.map(([f, t]) => [f, t.dataType]));
+  const units = entriesInOrder(current.units.fieldUnitConversions ?? {});
+  if (units.length) config.units = orderedObject(units.map(([f, u]) => [f, { from: u.from ?? null, to: u.to ?? null }]));
+  const impute = entriesInOrder(current.impute.imputeMethods ?? {});
   if (impute.length) {
-    config.impute = Object.fromEntries(impute.map(([f, m]) => [f, m.imputeMethod === 'fill'
+    config.impute = orderedObject(impute.map(([f, m]) => [f, m.imputeMethod === 'fill'
       ? { method: 'fill' as const, value: m.imputeMethodConfig?.fillValue }
       : { method: m.imputeMethod }]));
   }

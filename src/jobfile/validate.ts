@@ -576,8 +576,8 @@ class Walker {
       if (given.length === 0) {
         const file = members.get('file');
         if (file && members.size === 1) {
-          // `file:` left empty: the placeholder `import pull` writes for the user to fill in.
-          this.warnAt(rangeStart(file.keyNode) ?? 0, 'input.file is empty, a placeholder: set the path of the data file before a new job is started with this file (`--job <id>` reuses a started job and does not need it).');
+          // `file:` left empty: the placeholder `import pull` writes for the user to fill in. Each
+          // command says what it means for it (checkOffline): a warning, or the error that stops it.
           return { placeholder: true };
         }
         if (!this.suggested.get(members)?.size) this.error(keyNode, `input names no data; add ${ways}.`);

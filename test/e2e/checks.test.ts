@@ -213,6 +213,13 @@ describe('pull -> validate -> run --job', () => {
     const fresh = await cli(['run', 'pulled.yaml']);
     expect(fresh.exitCode).toBe(2);
     expect(fresh.stderr).toMatch(/pulled\.yaml:\d+:3: input\.file is empty, a placeholder: set the path of the data file/);
+    // The error alone: no warning before it saying the same.
+    expect(fresh.stderr.match(/input\.file is empty/g)).toHaveLength(1);
+    expect(fresh.stderr).not.toContain('warning:');
+    const plan = await cli(['plan', 'pulled.yaml']);
+    expect(plan.exitCode).toBe(2);
+    expect(plan.stderr.match(/input\.file is empty/g)).toHaveLength(1);
+    expect(plan.stderr).not.toContain('warning:');
     expect(proxy.requests).toEqual([]);
   });
 });

@@ -93,6 +93,43 @@ describe('user-named columns', () => {
     expect(await readFile(join(dir, 'blank.out.csv'), 'utf8')).toBe('id,name\n1,Ann\n');
   });
 
+  it('pull writes the mapping of a job started against import serve in column order, "1962" in its place', async () => {
+    const start = await cli(['start', '--pipeline', 'p', '--name', 'n', '--file', join(dir, 'in.csv')]);
+    expect(start.exitCode).toBe(0);
+    const r = await cli(['pull', start.stdout.trim()]);
+    expect(r.exitCode).toBe(0);
+    const from = r.stdout.indexOf('  mapping:\n');
+    expect(from).toBeGreaterThan(-1);
+    expect(r.stdout.slice(from).split('\n').slice(1, 5)).toEqual([
+      '    TQ: TQ # confidence 1.00',
+      '    __proto__: __proto__ # confidence 1.00',
+      '    "1962": "1962" # confidence 1.00',
+      '    constructor: constructor # confidence 1.00',
+    ]);
+  });
+
+  it('hints that show a mapping line quote a name that needs it once, and the line works as written', async () => {
+    await writeFile(join(dir, 'hint.csv'), 'Notes (internal),1962\nx,y\n');
+    await writeFile(join(dir, 'hint-schema.yaml'), 'expectedFields: [notes, "2001"]\n');
+    const init = await cli(['init', join(dir, 'hint.csv'), '--schema', join(dir, 'hint-schema.yaml')]);
+    expect(init.exitCode).toBe(0);
+    expect(init.stdout).toContain('# required field 2001 has no column: map one to it here, e.g. "\'1962\': \'2001\'";');
+
+    const job = join(dir, 'hint.yaml');
+    await writeFile(job, 'version: 1\ninput: {file: hint.csv}\nconfig:\n  mapping: {"Notes (internal)": null, "1962": null}\nschema:\n  expectedFields: [notes]\n');
+    const dry = await cli(['dry-run', job]);
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stderr).toContain('map a column to it under config.mapping (e.g. "\'Notes (internal)\': notes").');
+    expect(dry.stderr).not.toContain('""');
+    // The line between the quotes, pasted into the job file, maps the column.
+    const line = /e\.g\. "(.*)"\)/.exec(dry.stderr)![1];
+    await writeFile(job, `version: 1\ninput: {file: hint.csv}\nconfig:\n  mapping:\n    ${line}\n    "1962": null\nschema:\n  expectedFields: [notes]\n`);
+    const fixed = await cli(['dry-run', job]);
+    expect(fixed.stderr).not.toContain('has no column');
+    expect(fixed.exitCode).toBe(0);
+    expect(await readFile(join(dir, 'hint.out.csv'), 'utf8')).toBe('notes\nx\n');
+  });
+
   it('init writes each of them as a key of its own, in column order', async () => {
     const r = await cli(['init', join(dir, 'in.csv')]);
     expect(r.exitCode).toBe(0);

@@ -346,6 +346,77 @@ config:
     }
   }, 60_000);
 
+  it('removes a pivot and a row-dropping rule that name the unmapped field, with the comments that belong to them, so the saved file runs', async () => {
+    const job = `version: 1
+input:
+  file: ./data.csv
+config:
+  mapping:
+    notes: notes # suggested, confidence 1.00
+  dataTypes:
+    amount: number # inferred, confidence 1.00
+    # free text, typed by hand
+    notes: rich_text # inferred, confidence 1.00
+  pivot:
+    pivotColumns: [name]
+    valueColumns: [notes]
+    indexColumns: [id]
+  rowDropping:
+    # one row per id
+    - {method: duplicateValues, fields: [id]}
+    # rows without notes are noise
+    - method: missingValues
+      fields: [notes]
+`;
+    const dir = await jobDir(job);
+    await writeFile(join(dir, 'data.csv'), 'id,name,amount,notes\n1,Ann,10,x\n2,Bob,20,\n');
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    for (const column of ['id', 'name', 'amount']) await term.answer(`? Map "${column}" to`, KEY.enter);
+    await term.answer('? Map "notes" to', KEY.down, KEY.enter); // Leave unmapped
+    await term.waitFor('  removed (the next run would stop on each):');
+    await term.waitFor('    - dataTypes.notes: rich_text (no column gives "notes" now)');
+    await term.waitFor('    - pivot: {"pivotColumns":["name"],"valueColumns":["notes"],"indexColumns":["id"],"aggregationMethod":"first"} (no column gives "notes" now)');
+    await term.waitFor('    - rowDropping[1]: {"method":"missingValues","fields":["notes"]} (no column gives "notes" now)');
+    await term.answer('? Save these choices to job.yaml?', KEY.enter);
+    expect(await term.exitCode()).toBe(0);
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(`version: 1
+input:
+  file: ./data.csv
+config:
+  mapping:
+    notes: null
+    id: id
+    name: name
+    amount: amount
+  dataTypes:
+    amount: number # inferred, confidence 1.00
+  rowDropping:
+    # one row per id
+    - {method: duplicateValues, fields: [id]}
+`);
+    for (const command of ['validate', 'dry-run']) {
+      const result = spawnSync(process.execPath, [BIN, command, 'job.yaml'], { cwd: dir, encoding: 'utf8' });
+      expect(result.status, `${command}: ${result.stderr}`).toBe(0);
+    }
+  }, 60_000);
+
+  it('refuses --save on a job file whose config section is an alias before asking anything, leaving the file as it was', async () => {
+    const job = `version: 1
+input:
+  file: ./customers.csv
+schema:
+  fieldDataTypes: &types {amount: number}
+config:
+  dataTypes: *types
+`;
+    const dir = await jobDir(job);
+    const term = new Terminal(['review', 'job.yaml', '--dry-run', '--save'], dir);
+    expect(await term.exitCode()).toBe(2);
+    expect(term.text()).toMatch(/config\.dataTypes in \S*job\.yaml is an alias \(\*types\), so the review's choices cannot be saved there without changing what it points to; write config\.dataTypes out in full and save again\./);
+    expect(term.text()).not.toContain('? Map');
+    expect(await readFile(join(dir, 'job.yaml'), 'utf8')).toBe(job);
+  }, 60_000);
+
   it('init leaves a sheet suggested under the bar as a comment; the gate stops on it; review asks and writes it on that line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'import-review-pty-'));
     // Two sheets, "Summary" and "Orders 2024"; the engine suggests "Orders 2024" at 0.67.

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, stat, writeFile, readdir } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyChoices, saveChoices } from '../../src/jobfile/save.js';
+import { applyChoices, checkSavable, saveChoices } from '../../src/jobfile/save.js';
 
 // Odd on purpose: four-space indents, aligned comments, a quoted key, `~`, an empty value,
 // a flow map with spaces before the colon, a flow list over two lines, a trailing comment.
@@ -273,5 +273,84 @@ describe('saveChoices', () => {
     const after = await stat(path);
     expect(after.ino).toBe(before.ino);
     expect(after.mtimeMs).toBe(before.mtimeMs);
+  });
+});
+
+describe('applyChoices removing an entry with its comments', () => {
+  it('removes the comments directly above a removed entry and on its line, and keeps the others', () => {
+    const text = `config:
+  dataTypes:
+    # types checked by hand
+    id: number
+    # free text
+    # from the old export
+    notes: rich_text # inferred
+
+    # amounts in cents
+    amount: number
+      # deeper, not notes' own
+    memo: rich_text
+    # Joined: signed_up_at # suggested, confidence 0.64: under 0.8, review it
+    extra: rich_text
+    plan: category
+`;
+    const out = applyChoices(text, {}, 'job.yaml', {}, [
+      ['config', 'dataTypes', 'notes'], ['config', 'dataTypes', 'memo'], ['config', 'dataTypes', 'extra'], ['config', 'dataTypes', 'id'],
+    ]);
+    expect(out).toBe(`config:
+  dataTypes:
+    # types checked by hand
+
+    # amounts in cents
+    amount: number
+      # deeper, not notes' own
+    # Joined: signed_up_at # suggested, confidence 0.64: under 0.8, review it
+    plan: category
+`);
+  });
+
+  it('removes list items of a block or flow list, last first, with their own comments, and writes [] for a block list left empty', () => {
+    const text = `config:
+  rowDropping:
+    - {method: duplicateValues, fields: [id]} # one per id
+    # rows without notes are noise
+    - method: missingValues
+      fields: [notes]
+    - {method: missingValues, fields: [memo]}
+  pivot: {pivotColumns: [a], valueColumns: [b], indexColumns: [c]}
+schema:
+  rowDropping: [{method: missingValues, fields: [id]}, {method: duplicateValues, fields: [notes]}]
+`;
+    expect(applyChoices(text, {}, 'job.yaml', {}, [['config', 'rowDropping', '1'], ['config', 'rowDropping', '2'], ['config', 'pivot']])).toBe(`config:
+  rowDropping:
+    - {method: duplicateValues, fields: [id]} # one per id
+schema:
+  rowDropping: [{method: missingValues, fields: [id]}, {method: duplicateValues, fields: [notes]}]
+`);
+    expect(applyChoices(text, {}, 'job.yaml', {}, [['config', 'rowDropping', '0'], ['config', 'rowDropping', '1'], ['config', 'rowDropping', '2']]))
+      .toBe(text.replace(/  rowDropping:\n(    .*\n)+/, '  rowDropping: []\n'));
+    expect(applyChoices(text, {}, 'job.yaml', {}, [['schema', 'rowDropping', '1']])).toBe(text.replace(', {method: duplicateValues, fields: [notes]}]', ']'));
+  });
+});
+
+describe('applyChoices replacing a whole list', () => {
+  it('replaces a block list with the new rules as block items, as it does a flow list in flow style', () => {
+    const rules = [{ method: 'missingValues' as const, fields: ['id'] }, { method: 'duplicateValues' as const, fields: ['email', 'id'] }];
+    const block = 'config:\n  rowDropping:\n    - method: duplicateValues\n      fields: [id]\n  text: {casing: {a: upper}}\n';
+    expect(applyChoices(block, { rowDropping: rules })).toBe('config:\n  rowDropping:\n    - {method: missingValues, fields: [id]}\n    - {method: duplicateValues, fields: [email, id]}\n  text: {casing: {a: upper}}\n');
+    expect(applyChoices(block, { rowDropping: [] })).toBe('config:\n  rowDropping:\n    []\n  text: {casing: {a: upper}}\n');
+    const flow = 'config:\n  rowDropping: [{method: duplicateValues, fields: [id]}]\n';
+    expect(applyChoices(flow, { rowDropping: rules })).toBe('config:\n  rowDropping: [{method: missingValues, fields: [id]}, {method: duplicateValues, fields: [email, id]}]\n');
+  });
+});
+
+describe('checkSavable', () => {
+  it('refuses, before any question, a config section a review may save into that is an alias or an anchor used elsewhere', () => {
+    expect(() => checkSavable('schema:\n  fieldDataTypes: &dt {a: number}\nconfig:\n  dataTypes: *dt\n', 'job.yaml'))
+      .toThrow(/^config\.dataTypes in job\.yaml is an alias \(\*dt\), so the review's choices cannot be saved there without changing what it points to; write config\.dataTypes out in full and save again\.$/);
+    expect(() => checkSavable('config:\n  rowDropping: &r [{method: missingValues, fields: [id]}]\nschema:\n  rowDropping: *r\n', 'job.yaml'))
+      .toThrow(/^config\.rowDropping in job\.yaml is an anchor \(&r\) used elsewhere/);
+    expect(() => checkSavable('base: &c {mapping: {A: a}}\nconfig: *c\n', 'job.yaml')).toThrow(/^config in job\.yaml is an alias \(\*c\)/);
+    expect(() => checkSavable('schema:\n  expectedFields: [&f a]\nconfig:\n  mapping: {A: *f}\n  units: {}\n', 'job.yaml')).not.toThrow();
   });
 });

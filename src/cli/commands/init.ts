@@ -73,7 +73,9 @@ export async function renderSkeleton(o: {
   /** The sheet was chosen with --sheet rather than suggested. */
   isSheetChosen?: boolean;
 }): Promise<string> {
-  const [YAML, { schemaToJobFile }, { flowSchemaLists }] = await Promise.all([import('yaml'), import('../../jobfile/translate.js'), import('../job-write.js')]);
+  const [YAML, { schemaToJobFile }, { flowSchemaLists }, { yamlKey }] = await Promise.all([
+    import('yaml'), import('../../jobfile/translate.js'), import('../job-write.js'), import('../../jobfile/check.js'),
+  ]);
   const { resources } = o;
   // Maps, not objects: column and field names are the user's (`__proto__`, "1962"), in column order.
   const mapping = new Map<string, string | null>();
@@ -140,7 +142,7 @@ export async function renderSkeleton(o: {
   const optional = new Set(o.schema?.optionalFields ?? []);
   const unmapped = resources.fields.inputColumns.filter((c) => !getOwn(suggested, c));
   const emptyRequired = (o.schema?.expectedFields ?? []).filter((f) => !optional.has(f) && !suggestedFields.has(f)).map((f) => {
-    const example = unmapped.length ? `, e.g. "${unmapped[0]}: ${f}"` : '';
+    const example = unmapped.length ? `, e.g. "${yamlKey(unmapped[0])}: ${yamlKey(f)}"` : '';
     return ` required field ${f} has no column: map one to it here${example}; until then \`import run\` stops (exit 5), as ${f} would be empty in every row`;
   });
   const confidenceOf = {

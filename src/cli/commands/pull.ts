@@ -47,8 +47,8 @@ export interface PullContext { record?: JobRecord; pipeline?: string; name?: str
  * type, and every configured resource, confidence as comments.
  */
 export async function renderPulled(jobId: string, resources: JobResources, today: string, context: PullContext = {}): Promise<string> {
-  const [YAML, { configFromResources, schemaFromResources, schemaToJobFile }, { describeInput, START_OPTIONS }, { flowSchemaLists }] = await Promise.all([
-    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../job-write.js'),
+  const [YAML, { configFromResources, schemaFromResources, schemaToJobFile }, { describeInput, START_OPTIONS }, { flowSchemaLists }, { asOrderedMaps, getOwn }] = await Promise.all([
+    import('yaml'), import('../../jobfile/translate.js'), import('../job-record.js'), import('../job-write.js'), import('../../contract/json.js'),
   ]);
   const { record } = context;
   const config = configFromResources(resources);
@@ -77,7 +77,8 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   // The scripts attached at start are the one start option a read returns (getScripts).
   const scripts = resources.scripts.preColumnMapping ?? [];
   if (scripts.length) job.scripts = { preColumnMapping: [...scripts] };
-  job.config = config;
+  // Maps in the service's order: a plain object would put a column named "1962" first.
+  job.config = asOrderedMaps(config);
   const schema = schemaToJobFile(schemaFromResources(resources));
   if (schema.size) job.schema = schema;
   const doc = new YAML.Document(job);
@@ -105,12 +106,12 @@ export async function renderPulled(jobId: string, resources: JobResources, today
   const mappingNode = doc.getIn(['config', 'mapping'], true) as any;
   const mapped = Object.values(resources.fields.columnFieldMapping ?? {})[0] ?? {};
   for (const item of mappingNode?.items ?? []) {
-    const m = (mapped as Record<string, { confidence?: unknown }>)[String(item.key.value ?? item.key)];
+    const m = getOwn(mapped as Record<string, { confidence?: unknown }>, String(item.key.value ?? item.key));
     if (m && typeof m.confidence === 'number') item.value.comment = ` confidence ${m.confidence.toFixed(2)}`;
   }
   const typesNode = doc.getIn(['config', 'dataTypes'], true) as any;
   for (const item of typesNode?.items ?? []) {
-    const t = resources.dataTypes.fieldDataTypes[String(item.key.value ?? item.key)];
+    const t = getOwn(resources.dataTypes.fieldDataTypes, String(item.key.value ?? item.key));
     if (t && typeof t.confidence === 'number') item.value.comment = ` confidence ${t.confidence.toFixed(2)}`;
   }
   const schemaNode = doc.get('schema', true) as any;

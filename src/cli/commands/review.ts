@@ -70,6 +70,8 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
   const [{ loadJobForCommand }, flow] = await Promise.all([import('../job-file.js'), import('../review-flow.js')]);
   const job = await loadJobForCommand(opts.jobFile, deps);
   const minConfidence = parseMinConfidence(opts.minConfidence, job);
+  // Before the job is started and before any question: a file the save would refuse is said now.
+  if (opts.save) await (await import('../../jobfile/save.js')).checkSavableFile(job.path);
   const ask = prompter ?? (await import('../prompter.js')).inquirerPrompter(deps.io, deps.settings.color);
 
   let resources: JobResources;
@@ -142,6 +144,7 @@ export async function review(opts: ReviewOptions, deps: Deps, prompter?: Prompte
  */
 export async function reviewForRun(job: JobFile, resources: JobResources, deps: Deps, opts: ReviewForRunOptions): Promise<JobFileConfig> {
   requireTerminal(deps, basename(job.path), 'run --interactive');
+  if (opts.save) await (await import('../../jobfile/save.js')).checkSavableFile(job.path);
   const flow = await import('../review-flow.js');
   const ask = opts.prompter ?? (await import('../prompter.js')).inquirerPrompter(deps.io, deps.settings.color);
   const samples = await flow.readColumnSamples(job, resources.sheet?.sheetSelection.selected ?? job.config.sheet, undefined, deps);
