@@ -32,6 +32,8 @@ export interface OfflineOptions { placeholderOk: boolean; missingOk: boolean; en
 
 /** The error for a placeholder input (`file:` as `pull` writes it) where a job is to be started from the file. */
 export const PLACEHOLDER_INPUT = 'input.file is empty, a placeholder: set the path of the data file to start a job from this file, or pass --job <id> to reuse a started one.';
+/** The same for a dry run, which has no started job to reuse. */
+const PLACEHOLDER_DRY_RUN = 'input.file is empty, a placeholder: set the path of the data file to dry-run this file.';
 
 /** Options for a command that starts a job from the file: the input must be there. */
 export const NEEDS_INPUT: OfflineOptions = { placeholderOk: false, missingOk: false };
@@ -60,7 +62,7 @@ export async function checkOffline(job: JobFile, deps: Deps, opts: OfflineOption
   const { input } = job;
   if (input.placeholder) {
     // One sentence either way: a warning where the placeholder may stay, else only the error.
-    if (!opts.placeholderOk) at(['input', 'file'], PLACEHOLDER_INPUT);
+    if (!opts.placeholderOk) at(['input', 'file'], opts.engine ? PLACEHOLDER_DRY_RUN : PLACEHOLDER_INPUT);
     else {
       const pos = job.positionOf(['input', 'file']) ?? { line: 1, col: 1 };
       deps.io.warn(`${file}:${pos.line}:${pos.col}: input.file is empty, a placeholder: set the path of the data file before a new job is started with this file (\`--job <id>\` reuses a started job and does not need it).`);

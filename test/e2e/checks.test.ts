@@ -220,6 +220,11 @@ describe('pull -> validate -> run --job', () => {
     expect(plan.exitCode).toBe(2);
     expect(plan.stderr.match(/input\.file is empty/g)).toHaveLength(1);
     expect(plan.stderr).not.toContain('warning:');
+    // A dry run has no started job to reuse: its error does not offer --job.
+    const dry = await cli(['dry-run', 'pulled.yaml']);
+    expect(dry.exitCode).toBe(2);
+    expect(dry.stderr).toMatch(/pulled\.yaml:\d+:3: input\.file is empty, a placeholder: set the path of the data file to dry-run this file\.\n/);
+    expect(dry.stderr).not.toContain('--job');
     expect(proxy.requests).toEqual([]);
   });
 });
