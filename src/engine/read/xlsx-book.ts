@@ -661,16 +661,27 @@ class SheetHandler implements XmlHandler {
 
   open(name: number, a: Attributes): void {
     switch (name) {
-      case Name.Row:
+      case Name.Row: {
+        const number = a.has(R) ? numberOf(a, R) : this.rowNumber + 1;
+        // Rows are placed as they come (a streaming read): one out of order or repeated would put
+        // its cells in another row's place, or make two rows of one. Excel never writes them so.
+        if (number <= this.rowNumber) throw this.misplaced(number === this.rowNumber ? `has two rows numbered ${number}` : `has row ${number} after row ${this.rowNumber} (rows out of order)`);
         this.inRow = true;
-        this.rowNumber = a.has(R) ? numberOf(a, R) : this.rowNumber + 1;
+        this.rowNumber = number;
         this.cells = [];
         this.column = -1;
         this.isPresent = false;
         this.skipsRow = false;
         break;
+      }
       case Name.C: {
         const col = a.has(R) ? columnOfAttribute(a) : -1;
+        // A cell without a reference is the next one; one with a reference at or before the last
+        // cell's column would overwrite it or land beside the wrong header.
+        if (col >= 0 && col <= this.column) {
+          const ref = a.text(R);
+          throw this.misplaced(col === this.column ? `has two cells ${ref} in row ${this.rowNumber}` : `has cell ${ref} after ${columnLetters(this.column)}${this.rowNumber} in row ${this.rowNumber} (cells out of column order)`);
+        }
         this.column = col >= 0 ? col : this.column + 1;
         this.type = typeOf(a);
         this.ref = '';
@@ -748,6 +759,12 @@ class SheetHandler implements XmlHandler {
     if (this.into === 1) this.value += text;
     else if (this.into === 3) { if (this.formula!.length < 100) this.formula += text; }
     else if (this.into === 2 && this.phonetic === 0) this.inline += text;
+  }
+
+  /** The error for a row or cell out of place: which one comes from the file's order, which cannot be trusted. */
+  private misplaced(what: string): BookError {
+    return new BookError(`sheet "${this.sheet.name}" ${what}, so where its values belong cannot be told`,
+      'open it in Excel or LibreOffice, check those cells, and save it again (they write every row and cell once, in order), then retry');
   }
 
   /** The error for a formula cell whose saved result is missing (`saved` false) or a placeholder. */
