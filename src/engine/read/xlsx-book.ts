@@ -295,6 +295,27 @@ export async function openBook(path: string): Promise<Book> {
   }
 }
 
+/** Whether a ZIP file is a SpreadsheetML package (its directory names a workbook part), read from its directory alone. */
+export async function isWorkbookPackage(path: string): Promise<boolean> {
+  const { yauzl } = await loadLibraries();
+  let zip: ZipFile;
+  try {
+    zip = await new Promise<ZipFile>((resolve, reject) => {
+      yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: true }, (error, file) => (error ? reject(error) : resolve(file)));
+    });
+  } catch {
+    return false; // a damaged ZIP: no workbook can be told in it
+  }
+  try {
+    const entries = await listEntries(zip);
+    return [...entries.keys()].some((name) => name === 'xl/workbook.xml' || (name.startsWith('xl/worksheets/') && name.endsWith('.xml')));
+  } catch {
+    return false;
+  } finally {
+    zip.close();
+  }
+}
+
 /** Every entry of the ZIP, by part name lower-cased (OPC part names are case-insensitive). */
 function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
   return new Promise((resolve, reject) => {
