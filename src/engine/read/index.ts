@@ -34,6 +34,9 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
   const head = await readHead(path);
   const ext = extname(path).toLowerCase();
 
+  if (await isEncryptedPackage(path, head)) {
+    throw new UsageError(`${path} is a password-protected (encrypted) workbook, which cannot be read; open it in Excel or LibreOffice, remove the password (save it without one), and retry.`);
+  }
   const other = otherFormat(head, ext);
   if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
   if (!isZip(head) && (ext === '.xlsx' || ext === '.xlsm' || ext === '.xls')) {
@@ -97,6 +100,36 @@ async function readHead(path: string): Promise<Buffer> {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     return buffer.subarray(0, bytesRead);
+  } catch (error) {
+    throw unreadableFile(path, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** OLE compound file (CFB) magic: an Excel 97-2003 workbook, or a workbook saved with a password to open. */
+const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+/** The name of the stream an encrypted OOXML package keeps its bytes in (MS-OFFCRYPTO), as CFB directory entries write it. */
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+
+/**
+ * Whether a CFB file is an encrypted OOXML package (Excel's or LibreOffice's "password to open"):
+ * its first directory sector names an `EncryptedPackage` stream, where writers put it (after the
+ * root and `EncryptionInfo`). Any other CFB file is left to otherFormat's wording.
+ */
+async function isEncryptedPackage(path: string, head: Buffer): Promise<boolean> {
+  if (head.length < 0x34 || !head.subarray(0, 8).equals(CFB_MAGIC)) return false;
+  const sectorShift = head.readUInt16LE(0x1e);
+  if (sectorShift !== 9 && sectorShift !== 12) return false;
+  const size = 1 << sectorShift;
+  const directory = head.readUInt32LE(0x30);
+  if (directory >= 0xfffffffa) return false;
+  let handle;
+  try {
+    handle = await openFile(path, 'r');
+    const sector = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(sector, 0, size, (directory + 1) * size);
+    return sector.subarray(0, bytesRead).includes(ENCRYPTED_PACKAGE);
   } catch (error) {
     throw unreadableFile(path, error);
   } finally {
