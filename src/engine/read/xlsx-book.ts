@@ -66,7 +66,15 @@ export interface RowsOptions {
    * years 0000-9999 (Excel shows `#####`): those cells were read as their numbers.
    */
   onUndatable?: (found: UndatableCells) => void;
+  /**
+   * Called once the sheet is read with the columns whose numbers a zero-padded format (`00000`)
+   * shows with leading zeros they do not hold: those cells were read as their numbers.
+   */
+  onZeroPadded?: (found: ZeroPaddedCells[]) => void;
 }
+
+/** A column's numbers shown with leading zeros they lack: its 0-based index, how many, the first one's reference, number and shown text, and the format. */
+export interface ZeroPaddedCells { column: number; count: number; first: string; value: string; shown: string; format: string }
 
 /** Cells in a date format whose number is no date: how many, and the first one's reference and number. */
 export interface UndatableCells { count: number; first: string; value: string }
@@ -113,6 +121,26 @@ export function dateKind(format: string): DateKind | undefined {
   // `General` and number formats have none of these letters.
   if (!/[ymdhs]/i.test(bare)) return undefined;
   return /[yd]/i.test(bare) || !/[hs]/i.test(bare) ? 'date' : 'time';
+}
+
+/**
+ * A number format that pads whole numbers with leading zeros (`00000` for US zip codes,
+ * `000-00-0000`): at least two zeros and nothing else but `-` and spaces in its first section;
+ * returned with those characters unquoted. Undefined for any other format (`0`, `#,##0`, `0.00`).
+ */
+export function zeroPadding(format: string): { format: string; width: number } | undefined {
+  const first = format.replace(/"[^"]*"|\\./g, (quoted) => (quoted === '\\-' || quoted === '\\ ' ? quoted.slice(1) : quoted === '" "' || quoted === '"-"' ? quoted.slice(1, 2) : 'X')).split(';')[0];
+  if (!/^[0\- ]+$/.test(first)) return undefined;
+  const width = first.split('0').length - 1;
+  return width >= 2 ? { format: first, width } : undefined;
+}
+
+/** How a zero-padded format shows a whole number: its digits right-aligned into the zeros (`2134` in `00000` is `02134`). */
+function padShown(digits: string, format: string): string {
+  let out = '';
+  let d = digits.length - 1;
+  for (let i = format.length - 1; i >= 0; i--) out = (format[i] === '0' ? (d >= 0 ? digits[d--] : '0') : format[i]) + out;
+  return d >= 0 ? digits.slice(0, d + 1) + out : out;
 }
 
 /** Excel's built-in formats that show a time of day (18-21 `h:mm AM/PM`... `h:mm:ss`, 45 `mm:ss`, 47 `mmss.0`) or an elapsed time (46 `[h]:mm:ss`). */
@@ -451,6 +479,8 @@ interface BookModel {
   strings: string[];
   /** Per cell style index (`s`): whether its number format shows a date. */
   dateStyles: (DateKind | undefined)[];
+  /** Per cell style index: its zero-padding number format (`00000`), when it has one. */
+  padStyles: ({ format: string; width: number } | undefined)[];
   date1904: boolean;
   /**
    * Whether the workbook asks to be recalculated when opened (`<calcPr fullCalcOnLoad="1"/>`):
@@ -518,7 +548,7 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
   return {
     sheets,
     strings: stringsPart ? await sharedStrings(reader, stringsPart) : [],
-    dateStyles: stylesPart ? await dateStyles(reader, stylesPart) : [],
+    ...(stylesPart ? await numberStyles(reader, stylesPart) : { dateStyles: [], padStyles: [] }),
     date1904,
     recalculates,
   };
@@ -550,8 +580,11 @@ async function sharedStrings(reader: PartReader, part: string): Promise<string[]
   return strings;
 }
 
-/** Per cell style (`cellXfs` order): whether its number format shows a date, a time of day or an elapsed time. */
-async function dateStyles(reader: PartReader, part: string): Promise<(DateKind | undefined)[]> {
+/**
+ * Per cell style (`cellXfs` order): whether its number format shows a date, a time of day or an
+ * elapsed time, and whether it pads whole numbers with leading zeros.
+ */
+async function numberStyles(reader: PartReader, part: string): Promise<Pick<BookModel, 'dateStyles' | 'padStyles'>> {
   const custom = new Map<number, string>();
   const styles: number[] = [];
   let inCellXfs = false;
@@ -565,10 +598,17 @@ async function dateStyles(reader: PartReader, part: string): Promise<(DateKind |
       if (name === 'cellXfs') inCellXfs = false;
     },
   });
-  return styles.map((id) => {
-    const format = custom.get(id);
-    return format !== undefined ? dateKind(format) : builtInKind(id);
-  });
+  return {
+    dateStyles: styles.map((id) => {
+      const format = custom.get(id);
+      return format !== undefined ? dateKind(format) : builtInKind(id);
+    }),
+    // No built-in format pads with zeros.
+    padStyles: styles.map((id) => {
+      const format = custom.get(id);
+      return format !== undefined ? zeroPadding(format) : undefined;
+    }),
+  };
 }
 
 /** Text of a `t="d"` cell (ISO 8601) as our ISO text; the text itself when it is no date. */
@@ -651,6 +691,8 @@ class SheetHandler implements XmlHandler {
   count = 0;
   /** Cells in a date format whose number is no date (read as the number), when there are any. */
   undatable: UndatableCells | undefined;
+  /** Per column, its numbers in a zero-padded format that lack the leading zeros it shows. */
+  padded: Map<number, ZeroPaddedCells> | undefined;
   /** Whether the current row has a present value (summary mode). */
   private isPresent = false;
   private rowNumber = 0;
@@ -803,6 +845,18 @@ class SheetHandler implements XmlHandler {
       'open it in Excel, or in LibreOffice Calc and run Data > Calculate > Recalculate Hard, and save it (a plain `soffice --convert-to xlsx` keeps the placeholders), or write values instead of formulas (pandas turns text starting with "=" into a formula unless its ExcelWriter gets engine_kwargs={"options": {"strings_to_formulas": False}}), then retry');
   }
 
+  /** Counts a whole number shown with leading zeros it does not hold (2134 in `00000`), for a warning per column. */
+  private notePadded(value: string, pad: { format: string; width: number }): void {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 0) return;
+    const digits = String(n);
+    if (digits.length >= pad.width) return;
+    this.padded ??= new Map();
+    const found = this.padded.get(this.column);
+    if (found) found.count++;
+    else this.padded.set(this.column, { column: this.column, count: 1, first: `${columnLetters(this.column)}${this.rowNumber}`, value: digits, shown: padShown(digits, pad.format), format: pad.format });
+  }
+
   private cellValue(): CellValue {
     const { hasValue, value } = this;
     switch (this.type) {
@@ -820,6 +874,8 @@ class SheetHandler implements XmlHandler {
       default: {
         if (!hasValue) return null;
         const kind = this.book.dateStyles[this.style];
+        const pad = this.book.padStyles[this.style];
+        if (pad && !this.summarize) this.notePadded(value, pad);
         // Numbers as their plain value: JavaScript's shortest text, e.g. 0.1 and 1234567.891; most
         // writers store exactly that text already.
         if (kind === undefined && isShortestNumberText(value)) return value;
@@ -851,6 +907,7 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
   }
   if (handler.ready.length > 0) yield handler.ready;
   if (handler.undatable) options.onUndatable?.(handler.undatable);
+  if (handler.padded) options.onZeroPadded?.([...handler.padded.values()]);
 }
 
 /** A sheet's first row with a present value and the count of such rows after it. */
