@@ -679,6 +679,26 @@ function columnOfAttribute(a: Attributes): number {
   return i === start ? -1 : col - 1;
 }
 
+/** The row number of a cell's `r` (the digits after its letters: 3 in `B3`), or -1 when it has none. */
+function rowOfAttribute(a: Attributes): number {
+  if (!a.isPlain(R)) {
+    const digits = /^[A-Za-z]*([0-9]+)$/.exec(a.text(R).trim());
+    return digits ? Number(digits[1]) : -1;
+  }
+  const b = a.bytes;
+  const end = a.end[R];
+  let i = a.start[R];
+  while (i < end && ((b[i] | 0x20) >= 97 && (b[i] | 0x20) <= 122)) i++;
+  if (i === end) return -1;
+  let row = 0;
+  for (; i < end; i++) {
+    const c = b[i] - 48;
+    if (c < 0 || c > 9 || row > 1e9) return -1;
+    row = row * 10 + c;
+  }
+  return row;
+}
+
 type SheetRow = { number: number; cells: CellValue[] };
 
 /** Turns one worksheet's elements into rows (the reader's semantics for every cell type). */
@@ -744,6 +764,11 @@ class SheetHandler implements XmlHandler {
         if (col >= 0 && col <= this.column) {
           const ref = a.text(R);
           throw this.misplaced(col === this.column ? `has two cells ${ref} in row ${this.rowNumber}` : `has cell ${ref} after ${columnLetters(this.column)}${this.rowNumber} in row ${this.rowNumber} (cells out of column order)`);
+        }
+        // A cell naming another row than the one it is in would be read into this one.
+        if (col >= 0 && this.inRow) {
+          const row = rowOfAttribute(a);
+          if (row >= 0 && row !== this.rowNumber) throw this.misplaced(`has cell ${a.text(R)} inside row ${this.rowNumber}`);
         }
         this.column = col >= 0 ? col : this.column + 1;
         this.type = typeOf(a);

@@ -96,6 +96,14 @@ describe.skipIf(!python)('XLSX rows and cells out of place', () => {
     expect(await refusal(path)).toBe(`${path}: sheet "Data" has cell A2 after B2 in row 2 (cells out of column order), so where its values belong cannot be told; ${FIX}`);
   });
 
+  it('refuses a cell whose reference names another row than the one it is in', async () => {
+    const path = book('other-row.xlsx', `${HEADER}<row r="2">${num(1, 'A2')}${text('Ann', 'B3')}</row>`);
+    expect(await refusal(path)).toBe(`${path}: sheet "Data" has cell B3 inside row 2, so where its values belong cannot be told; ${FIX}`);
+    // A row without a number after row 1 is row 2: its cells must say so too.
+    const next = book('other-row-next.xlsx', `${HEADER}<row>${num(1, 'A3')}</row>`);
+    expect(await refusal(next)).toBe(`${next}: sheet "Data" has cell A3 inside row 2, so where its values belong cannot be told; ${FIX}`);
+  });
+
   it('reads rows and cells without a reference as the next ones, and gaps as empty', async () => {
     const path = book('next-ones.xlsx', `${HEADER}<row>${num(1)}${text('Ann')}</row><row r="4">${text('Cy', 'B4')}</row><row>${num(5)}${text('Di')}</row>`
       + `<row r="6">${num(6, 'A6')}</row>`);
