@@ -10,7 +10,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { ROOT, runCli } from '../support/cli.js';
 
 const CSV = 'name,age\nAnn,3\nBo,4\n';
 let dir: string;
@@ -78,6 +78,15 @@ describe('other formats', () => {
     await refused('people.xls', /people\.xls is an Excel 97-2003 workbook \(\.xls\), which cannot be read; save it as \.xlsx or CSV and retry\.$/m);
     await writeFile(join(dir, 'renamed.xlsx'), await readFile(join(dir, 'people.xls')));
     await refused('renamed.xlsx', /renamed\.xlsx is an Excel 97-2003 workbook \(\.xls\) or a password-protected workbook, not the ZIP package an \.xlsx file is, which cannot be read; remove the password if it has one, then save it as \.xlsx or CSV and retry\.$/m);
+  });
+
+  it('a workbook LibreOffice saved with a password to open (test/fixtures/real/password-libreoffice.xlsx) is said to be password-protected, under any name', async () => {
+    const bytes = await readFile(join(ROOT, 'test/fixtures/real/password-libreoffice.xlsx'));
+    const says = 'is a password-protected (encrypted) workbook, which cannot be read; open it in Excel or LibreOffice, remove the password (save it without one), and retry.';
+    for (const name of ['locked.xlsx', 'locked.xls', 'locked.csv']) {
+      await writeFile(join(dir, name), bytes);
+      await refused(name, new RegExp(`${name.replace('.', '\\.')} ${says.replace(/[().]/g, '\\$&')}$`, 'm'));
+    }
   });
 
   it.skipIf(!has('soffice'))('an .xlsx LibreOffice wrote, named .xls, is read by its bytes (skipped without libreoffice-calc-nogui)', async () => {

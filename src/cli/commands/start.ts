@@ -109,7 +109,7 @@ export function printJobId(deps: Deps, jobId: string): void {
   else deps.io.out(jobId);
 }
 
-/** Checks `--file`: exists, is a file, is readable, is not empty. Returns its path and size. */
+/** Checks `--file`: exists, is a file, is readable, is not empty, is no workbook under another name. Returns its path and size. */
 export async function checkFile(path: string, shown: string): Promise<{ path: string; size: number }> {
   let size: number;
   try {
@@ -125,6 +125,9 @@ export async function checkFile(path: string, shown: string): Promise<{ path: st
     throw new UsageError(`--file ${shown} cannot be read (${code ?? (error as Error).message}).`);
   }
   if (size === 0) throw new UsageError(`--file ${shown} is empty; pass a file with a header and rows.`);
+  // The service reads the upload by its name: a workbook named data.csv is refused, as the dry run refuses it.
+  const { checkUploadName } = await import('../../engine/read/index.js');
+  await checkUploadName(path, `--file ${shown}`);
   return { path, size };
 }
 

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { InputSource } from '../types.js';
 import { csvSource, unreadableFile } from './csv.js';
 import { jsonFileSource, jsonLines, jsonRowsSource } from './json.js';
+import { isWorkbookPackage } from './xlsx-book.js';
 import { xlsxSource } from './xlsx.js';
 
 /** What to read: a file path, or rows given inline (the seed's `jsonData`). */
@@ -13,7 +14,7 @@ export interface InputSpec {
   rows?: Record<string, unknown>[];
 }
 
-/** Opens an input; the kind comes from the file's first bytes (ZIP → XLSX), else from its extension. */
+/** Opens an input; the kind comes from the file's first bytes (ZIP → XLSX under a workbook's name), else from its extension. */
 export async function openInput(spec: InputSpec): Promise<InputSource> {
   if (spec.rows) return jsonRowsSource(spec.rows);
   if (spec.file === undefined) throw new UsageError('No input given; pass a file or inline rows.');
@@ -33,12 +34,17 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
   const head = await readHead(path);
   const ext = extname(path).toLowerCase();
 
+  if (await isEncryptedPackage(path, head)) {
+    throw new UsageError(`${path} is a password-protected (encrypted) workbook, which cannot be read; open it in Excel or LibreOffice, remove the password (save it without one), and retry.`);
+  }
   const other = otherFormat(head, ext);
   if (other) throw new UsageError(`${path} is ${other.what}, which cannot be read; ${other.fix}`);
   if (!isZip(head) && (ext === '.xlsx' || ext === '.xlsm' || ext === '.xls')) {
     const text = textKind(head, ext);
     if (text) throw new UsageError(`${path} is not an Excel workbook, though its name ends in ${ext}: ${text.what}; ${text.fix}`);
   }
+  const misnamed = await misnamedZip(path, path, head, ext);
+  if (misnamed) throw misnamed;
   if (isZip(head) || ext === '.xlsx' || ext === '.xlsm') return xlsxSource(path, path, name, size);
   const isJsonLinesName = (ext === '.jsonl' || ext === '.ndjson') && !looksLikeJson(head);
   if (isJsonLinesName || (ext !== '.csv' && ext !== '.tsv' && ext !== '.txt' && looksLikeJsonLines(head))) {
@@ -48,6 +54,39 @@ export async function openInput(spec: InputSpec): Promise<InputSource> {
     return jsonFileSource(path, path, name, size);
   }
   return csvSource(path, path, name, size, ext === '.tsv');
+}
+
+/**
+ * Names under which ZIP bytes are read as a workbook: `.xlsx` and `.xlsm`, and `.xls`, since Excel
+ * opens an `.xlsx` package renamed `.xls` as the workbook it is (so do pandas and LibreOffice, which
+ * tell a workbook by its bytes); `.xlsb` goes to the reader, which names the binary workbook.
+ */
+const WORKBOOK_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xls', '.xlsb']);
+
+/**
+ * The refusal for ZIP bytes under a name that is no workbook's (`data.csv`, `data`): `import start`
+ * uploads a file under its own name, so reading it here as a workbook would make the dry run and the
+ * service read two different things. Undefined when the bytes are no ZIP, an OpenDocument file
+ * (otherFormat names it) or the name is a workbook's. `shown` is how the message names the file.
+ */
+async function misnamedZip(path: string, shown: string, head: Buffer, ext: string): Promise<UsageError | undefined> {
+  if (!isZip(head) || WORKBOOK_EXTENSIONS.has(ext) || otherFormat(head, ext)) return undefined;
+  const named = ext ? `its name ends in ${ext}` : 'its name has no extension';
+  if (await isWorkbookPackage(path)) {
+    const stem = basename(path, extname(path));
+    return new UsageError(`${shown} holds an XLSX workbook (ZIP bytes), though ${named}; rename it to ${stem}.xlsx so that the dry run and the service both read it as a workbook, and retry.`);
+  }
+  return new UsageError(`${shown} is a ZIP archive that holds no workbook; unzip it and give the CSV, TSV, XLSX or JSON file inside.`);
+}
+
+/**
+ * Refuses a file `import start` would upload whose bytes are a workbook (ZIP) but whose name is no
+ * workbook's, as reading it does (misnamedZip): one rule for the upload and the dry run.
+ */
+export async function checkUploadName(path: string, shown: string): Promise<void> {
+  const head = await readHead(path);
+  const misnamed = await misnamedZip(path, shown, head, extname(path).toLowerCase());
+  if (misnamed) throw misnamed;
 }
 
 /** How many first bytes are read to tell a file's kind (an ODS package's `mimetype` entry ends by byte 85). */
@@ -68,6 +107,36 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
+/** OLE compound file (CFB) magic: an Excel 97-2003 workbook, or a workbook saved with a password to open. */
+const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+/** The name of the stream an encrypted OOXML package keeps its bytes in (MS-OFFCRYPTO), as CFB directory entries write it. */
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+
+/**
+ * Whether a CFB file is an encrypted OOXML package (Excel's or LibreOffice's "password to open"):
+ * its first directory sector names an `EncryptedPackage` stream, where writers put it (after the
+ * root and `EncryptionInfo`). Any other CFB file is left to otherFormat's wording.
+ */
+async function isEncryptedPackage(path: string, head: Buffer): Promise<boolean> {
+  if (head.length < 0x34 || !head.subarray(0, 8).equals(CFB_MAGIC)) return false;
+  const sectorShift = head.readUInt16LE(0x1e);
+  if (sectorShift !== 9 && sectorShift !== 12) return false;
+  const size = 1 << sectorShift;
+  const directory = head.readUInt32LE(0x30);
+  if (directory >= 0xfffffffa) return false;
+  let handle;
+  try {
+    handle = await openFile(path, 'r');
+    const sector = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(sector, 0, size, (directory + 1) * size);
+    return sector.subarray(0, bytesRead).includes(ENCRYPTED_PACKAGE);
+  } catch (error) {
+    throw unreadableFile(path, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
 /** ZIP local-file magic `PK\x03\x04`: an XLSX workbook. */
 function isZip(head: Buffer): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
@@ -75,8 +144,8 @@ function isZip(head: Buffer): boolean {
 
 /**
  * Formats that are not CSV, TSV, XLSX or JSON, told by their first bytes (a file named `.xls` is
- * no old workbook unless it starts like one: an `.xlsx` renamed is read, and text is named by
- * textKind): read as text they would become a header of garbage or a misleading "not UTF-8"
+ * no old workbook unless it starts like one: an `.xlsx` renamed is read (WORKBOOK_EXTENSIONS), and
+ * text is named by textKind): read as text they would become a header of garbage or a misleading "not UTF-8"
  * error, so they are named, with the way out.
  */
 function otherFormat(head: Buffer, ext: string): { what: string; fix: string } | undefined {

@@ -66,7 +66,15 @@ export interface RowsOptions {
    * years 0000-9999 (Excel shows `#####`): those cells were read as their numbers.
    */
   onUndatable?: (found: UndatableCells) => void;
+  /**
+   * Called once the sheet is read with the columns whose numbers a zero-padded format (`00000`)
+   * shows with leading zeros they do not hold: those cells were read as their numbers.
+   */
+  onZeroPadded?: (found: ZeroPaddedCells[]) => void;
 }
+
+/** A column's numbers shown with leading zeros they lack: its 0-based index, how many, the first one's reference, number and shown text, and the format. */
+export interface ZeroPaddedCells { column: number; count: number; first: string; value: string; shown: string; format: string }
 
 /** Cells in a date format whose number is no date: how many, and the first one's reference and number. */
 export interface UndatableCells { count: number; first: string; value: string }
@@ -113,6 +121,26 @@ export function dateKind(format: string): DateKind | undefined {
   // `General` and number formats have none of these letters.
   if (!/[ymdhs]/i.test(bare)) return undefined;
   return /[yd]/i.test(bare) || !/[hs]/i.test(bare) ? 'date' : 'time';
+}
+
+/**
+ * A number format that pads whole numbers with leading zeros (`00000` for US zip codes,
+ * `000-00-0000`): at least two zeros and nothing else but `-` and spaces in its first section;
+ * returned with those characters unquoted. Undefined for any other format (`0`, `#,##0`, `0.00`).
+ */
+export function zeroPadding(format: string): { format: string; width: number } | undefined {
+  const first = format.replace(/"[^"]*"|\\./g, (quoted) => (quoted === '\\-' || quoted === '\\ ' ? quoted.slice(1) : quoted === '" "' || quoted === '"-"' ? quoted.slice(1, 2) : 'X')).split(';')[0];
+  if (!/^[0\- ]+$/.test(first)) return undefined;
+  const width = first.split('0').length - 1;
+  return width >= 2 ? { format: first, width } : undefined;
+}
+
+/** How a zero-padded format shows a whole number: its digits right-aligned into the zeros (`2134` in `00000` is `02134`). */
+function padShown(digits: string, format: string): string {
+  let out = '';
+  let d = digits.length - 1;
+  for (let i = format.length - 1; i >= 0; i--) out = (format[i] === '0' ? (d >= 0 ? digits[d--] : '0') : format[i]) + out;
+  return d >= 0 ? digits.slice(0, d + 1) + out : out;
 }
 
 /** Excel's built-in formats that show a time of day (18-21 `h:mm AM/PM`... `h:mm:ss`, 45 `mm:ss`, 47 `mmss.0`) or an elapsed time (46 `[h]:mm:ss`). */
@@ -295,6 +323,27 @@ export async function openBook(path: string): Promise<Book> {
   }
 }
 
+/** Whether a ZIP file is a SpreadsheetML package (its directory names a workbook part), read from its directory alone. */
+export async function isWorkbookPackage(path: string): Promise<boolean> {
+  const { yauzl } = await loadLibraries();
+  let zip: ZipFile;
+  try {
+    zip = await new Promise<ZipFile>((resolve, reject) => {
+      yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: true }, (error, file) => (error ? reject(error) : resolve(file)));
+    });
+  } catch {
+    return false; // a damaged ZIP: no workbook can be told in it
+  }
+  try {
+    const entries = await listEntries(zip);
+    return [...entries.keys()].some((name) => name === 'xl/workbook.xml' || (name.startsWith('xl/worksheets/') && name.endsWith('.xml')));
+  } catch {
+    return false;
+  } finally {
+    zip.close();
+  }
+}
+
 /** Every entry of the ZIP, by part name lower-cased (OPC part names are case-insensitive). */
 function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
   return new Promise((resolve, reject) => {
@@ -430,6 +479,8 @@ interface BookModel {
   strings: string[];
   /** Per cell style index (`s`): whether its number format shows a date. */
   dateStyles: (DateKind | undefined)[];
+  /** Per cell style index: its zero-padding number format (`00000`), when it has one. */
+  padStyles: ({ format: string; width: number } | undefined)[];
   date1904: boolean;
   /**
    * Whether the workbook asks to be recalculated when opened (`<calcPr fullCalcOnLoad="1"/>`):
@@ -497,7 +548,7 @@ async function readBookModel(reader: PartReader): Promise<BookModel> {
   return {
     sheets,
     strings: stringsPart ? await sharedStrings(reader, stringsPart) : [],
-    dateStyles: stylesPart ? await dateStyles(reader, stylesPart) : [],
+    ...(stylesPart ? await numberStyles(reader, stylesPart) : { dateStyles: [], padStyles: [] }),
     date1904,
     recalculates,
   };
@@ -529,8 +580,11 @@ async function sharedStrings(reader: PartReader, part: string): Promise<string[]
   return strings;
 }
 
-/** Per cell style (`cellXfs` order): whether its number format shows a date, a time of day or an elapsed time. */
-async function dateStyles(reader: PartReader, part: string): Promise<(DateKind | undefined)[]> {
+/**
+ * Per cell style (`cellXfs` order): whether its number format shows a date, a time of day or an
+ * elapsed time, and whether it pads whole numbers with leading zeros.
+ */
+async function numberStyles(reader: PartReader, part: string): Promise<Pick<BookModel, 'dateStyles' | 'padStyles'>> {
   const custom = new Map<number, string>();
   const styles: number[] = [];
   let inCellXfs = false;
@@ -544,10 +598,17 @@ async function dateStyles(reader: PartReader, part: string): Promise<(DateKind |
       if (name === 'cellXfs') inCellXfs = false;
     },
   });
-  return styles.map((id) => {
-    const format = custom.get(id);
-    return format !== undefined ? dateKind(format) : builtInKind(id);
-  });
+  return {
+    dateStyles: styles.map((id) => {
+      const format = custom.get(id);
+      return format !== undefined ? dateKind(format) : builtInKind(id);
+    }),
+    // No built-in format pads with zeros.
+    padStyles: styles.map((id) => {
+      const format = custom.get(id);
+      return format !== undefined ? zeroPadding(format) : undefined;
+    }),
+  };
 }
 
 /** Text of a `t="d"` cell (ISO 8601) as our ISO text; the text itself when it is no date. */
@@ -618,6 +679,26 @@ function columnOfAttribute(a: Attributes): number {
   return i === start ? -1 : col - 1;
 }
 
+/** The row number of a cell's `r` (the digits after its letters: 3 in `B3`), or -1 when it has none. */
+function rowOfAttribute(a: Attributes): number {
+  if (!a.isPlain(R)) {
+    const digits = /^[A-Za-z]*([0-9]+)$/.exec(a.text(R).trim());
+    return digits ? Number(digits[1]) : -1;
+  }
+  const b = a.bytes;
+  const end = a.end[R];
+  let i = a.start[R];
+  while (i < end && ((b[i] | 0x20) >= 97 && (b[i] | 0x20) <= 122)) i++;
+  if (i === end) return -1;
+  let row = 0;
+  for (; i < end; i++) {
+    const c = b[i] - 48;
+    if (c < 0 || c > 9 || row > 1e9) return -1;
+    row = row * 10 + c;
+  }
+  return row;
+}
+
 type SheetRow = { number: number; cells: CellValue[] };
 
 /** Turns one worksheet's elements into rows (the reader's semantics for every cell type). */
@@ -630,6 +711,8 @@ class SheetHandler implements XmlHandler {
   count = 0;
   /** Cells in a date format whose number is no date (read as the number), when there are any. */
   undatable: UndatableCells | undefined;
+  /** Per column, its numbers in a zero-padded format that lack the leading zeros it shows. */
+  padded: Map<number, ZeroPaddedCells> | undefined;
   /** Whether the current row has a present value (summary mode). */
   private isPresent = false;
   private rowNumber = 0;
@@ -661,16 +744,32 @@ class SheetHandler implements XmlHandler {
 
   open(name: number, a: Attributes): void {
     switch (name) {
-      case Name.Row:
+      case Name.Row: {
+        const number = a.has(R) ? numberOf(a, R) : this.rowNumber + 1;
+        // Rows are placed as they come (a streaming read): one out of order or repeated would put
+        // its cells in another row's place, or make two rows of one. Excel never writes them so.
+        if (number <= this.rowNumber) throw this.misplaced(number === this.rowNumber ? `has two rows numbered ${number}` : `has row ${number} after row ${this.rowNumber} (rows out of order)`);
         this.inRow = true;
-        this.rowNumber = a.has(R) ? numberOf(a, R) : this.rowNumber + 1;
+        this.rowNumber = number;
         this.cells = [];
         this.column = -1;
         this.isPresent = false;
         this.skipsRow = false;
         break;
+      }
       case Name.C: {
         const col = a.has(R) ? columnOfAttribute(a) : -1;
+        // A cell without a reference is the next one; one with a reference at or before the last
+        // cell's column would overwrite it or land beside the wrong header.
+        if (col >= 0 && col <= this.column) {
+          const ref = a.text(R);
+          throw this.misplaced(col === this.column ? `has two cells ${ref} in row ${this.rowNumber}` : `has cell ${ref} after ${columnLetters(this.column)}${this.rowNumber} in row ${this.rowNumber} (cells out of column order)`);
+        }
+        // A cell naming another row than the one it is in would be read into this one.
+        if (col >= 0 && this.inRow) {
+          const row = rowOfAttribute(a);
+          if (row >= 0 && row !== this.rowNumber) throw this.misplaced(`has cell ${a.text(R)} inside row ${this.rowNumber}`);
+        }
         this.column = col >= 0 ? col : this.column + 1;
         this.type = typeOf(a);
         this.ref = '';
@@ -750,6 +849,12 @@ class SheetHandler implements XmlHandler {
     else if (this.into === 2 && this.phonetic === 0) this.inline += text;
   }
 
+  /** The error for a row or cell out of place: which one comes from the file's order, which cannot be trusted. */
+  private misplaced(what: string): BookError {
+    return new BookError(`sheet "${this.sheet.name}" ${what}, so where its values belong cannot be told`,
+      'open it in Excel or LibreOffice, check those cells, and save it again (they write every row and cell once, in order), then retry');
+  }
+
   /** The error for a formula cell whose saved result is missing (`saved` false) or a placeholder. */
   private uncalculated(formula: string, saved: boolean): BookError {
     const where = this.ref || `row ${this.rowNumber}, column ${this.column + 1}`;
@@ -763,6 +868,18 @@ class SheetHandler implements XmlHandler {
     // (`soffice --convert-to xlsx`) saves the 0s again and drops the flag that marks them.
     return new BookError(`${cell} whose saved result is only a placeholder (the workbook asks to be recalculated when opened, as XlsxWriter and pandas write it, with 0 saved for every formula)`,
       'open it in Excel, or in LibreOffice Calc and run Data > Calculate > Recalculate Hard, and save it (a plain `soffice --convert-to xlsx` keeps the placeholders), or write values instead of formulas (pandas turns text starting with "=" into a formula unless its ExcelWriter gets engine_kwargs={"options": {"strings_to_formulas": False}}), then retry');
+  }
+
+  /** Counts a whole number shown with leading zeros it does not hold (2134 in `00000`), for a warning per column. */
+  private notePadded(value: string, pad: { format: string; width: number }): void {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 0) return;
+    const digits = String(n);
+    if (digits.length >= pad.width) return;
+    this.padded ??= new Map();
+    const found = this.padded.get(this.column);
+    if (found) found.count++;
+    else this.padded.set(this.column, { column: this.column, count: 1, first: `${columnLetters(this.column)}${this.rowNumber}`, value: digits, shown: padShown(digits, pad.format), format: pad.format });
   }
 
   private cellValue(): CellValue {
@@ -782,6 +899,8 @@ class SheetHandler implements XmlHandler {
       default: {
         if (!hasValue) return null;
         const kind = this.book.dateStyles[this.style];
+        const pad = this.book.padStyles[this.style];
+        if (pad && !this.summarize) this.notePadded(value, pad);
         // Numbers as their plain value: JavaScript's shortest text, e.g. 0.1 and 1234567.891; most
         // writers store exactly that text already.
         if (kind === undefined && isShortestNumberText(value)) return value;
@@ -813,6 +932,7 @@ async function* sheetRows(reader: PartReader, sheet: BookSheet, book: BookModel,
   }
   if (handler.ready.length > 0) yield handler.ready;
   if (handler.undatable) options.onUndatable?.(handler.undatable);
+  if (handler.padded) options.onZeroPadded?.([...handler.padded.values()]);
 }
 
 /** A sheet's first row with a present value and the count of such rows after it. */

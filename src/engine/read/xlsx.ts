@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type InputSource, type OpenOptions, type Row, type SheetInfo } from '../types.js';
 import { columnNames, headerNote, tableOf, unreadableFile, type TableEvent } from './csv.js';
+import { columnLetters } from '../cell-ref.js';
 import { BookError, openBook, type Book } from './xlsx-book.js';
 
 /** The UsageError for a workbook that cannot be read. */
@@ -73,6 +74,8 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
     }
     const lenient = opts.lenient ?? false;
     let width = -1;
+    /** The header's column names, once read (the zero-padding warning names its columns by them). */
+    let columns: string[] = [];
     let rows: Row[] = [];
     let numbers: number[] = [];
     let dataRows = 0;
@@ -82,6 +85,12 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
       onBytes: opts.onProgress,
       strict: 'strict',
       onUndatable: ({ count, first, value }) => opts.warn?.(`${display}, sheet "${sheet.name}": cell ${first}${count > 1 ? ` and ${count - 1} more` : ''} ${count > 1 ? 'have' : 'has'} a date format but ${count > 1 ? 'hold numbers' : 'holds a number'} that no date of years 0000-9999 has (${first}: ${value}; Excel shows #####), so ${count > 1 ? 'they were' : 'it was'} read as ${count > 1 ? 'numbers' : 'a number'}; correct ${count > 1 ? 'them' : 'it'} in the workbook if ${count > 1 ? 'they are' : 'it is'} meant as ${count > 1 ? 'dates' : 'a date'}.`),
+      onZeroPadded: (found) => {
+        for (const { column, count, first, value, shown, format } of found) {
+          const name = column < columns.length ? `column "${columns[column]}"` : `column ${columnLetters(column)}`;
+          opts.warn?.(`${display}, sheet "${sheet.name}": ${name} shows ${count > 1 ? `${count} numbers` : 'a number'} with leading zeros in Excel (number format ${format}) that ${count > 1 ? 'the stored numbers lack' : 'the stored number lacks'} (${first} holds ${value}, shown as ${shown}), so ${count > 1 ? 'they were' : 'it was'} read as stored, as pandas and openpyxl read ${count > 1 ? 'them' : 'it'}; if the zeros are part of the values (zip codes, ids), store them as text in the workbook (=TEXT(${first},"${format}") in Excel) and run again.`);
+        }
+      },
     })[Symbol.asyncIterator]();
     for (;;) {
       let next: IteratorResult<{ number: number; cells: (string | null)[] }[]>;
@@ -97,7 +106,7 @@ async function* readSheet(path: string, display: string, wanted: string, opts: O
         if (used === 0) continue;
         if (width < 0) {
           const names = (cells as (string | null)[]).slice(0, used);
-          const columns = columnNames(names);
+          columns = columnNames(names);
           width = columns.length;
           header = { number: row.number, lone: used === 1 ? names[0] ?? undefined : undefined };
           yield { columns, notes: headerNote(names, columns, `${display}, sheet "${sheet.name}"`) };

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import { emptyReport, type OpenOptions, type Row } from '../../../src/engine/types.js';
+import { findPython, noPythonReason } from '../../support/python.js';
+
+const python = findPython(['zipfile']);
+if (!python) console.log(noPythonReason(['zipfile'], 'python3'));
 
 let dir: string;
 let book: string;
@@ -74,10 +79,28 @@ describe('XLSX reader', () => {
     expect(source.size).toBeGreaterThan(0);
   });
 
-  it('is recognised by its ZIP signature whatever the extension', async () => {
-    const path = join(dir, 'export.csv');
+  it('is recognised by its ZIP signature under an .xls name, as Excel opens it', async () => {
+    const path = join(dir, 'export.xls');
     await writeFile(path, await readFile(book));
     expect((await openInput({ file: path })).kind).toBe('xlsx');
+  });
+
+  it('is refused under a name that is no workbook\'s, which the service would read as that name says', async () => {
+    for (const name of ['export.csv', 'export.JSON', 'export']) {
+      const path = join(dir, name);
+      await writeFile(path, await readFile(book));
+      const error = await failure(() => openInput({ file: path }));
+      const named = name.includes('.') ? `its name ends in ${name.slice(name.indexOf('.')).toLowerCase()}` : 'its name has no extension';
+      expect(error.message).toBe(`${path} holds an XLSX workbook (ZIP bytes), though ${named}; rename it to export.xlsx so that the dry run and the service both read it as a workbook, and retry.`);
+    }
+  });
+
+  it.skipIf(!python)('names a ZIP archive that holds no workbook as such, whatever its name (skipped without python3)', async () => {
+    const path = join(dir, 'rows.csv');
+    const made = spawnSync(python!, ['-c', 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z: z.writestr("rows.csv", "a,b\\n1,2\\n")', path], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    const error = await failure(() => openInput({ file: path }));
+    expect(error.message).toBe(`${path} is a ZIP archive that holds no workbook; unzip it and give the CSV, TSV, XLSX or JSON file inside.`);
   });
 
   it('lists every sheet with its header and data-row count', async () => {
