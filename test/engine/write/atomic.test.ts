@@ -2,20 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import ts from 'typescript';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempPathFor, writeAtomic } from '../../../src/engine/write/atomic.js';
 import { writeTable } from '../../../src/engine/write/index.js';
 import type { Batch, Table } from '../../../src/engine/types.js';
 
 let dir: string;
-/** atomic.ts as plain JavaScript, for child processes (it imports only Node built-ins). */
-let atomicJs: string;
+/** atomic.ts as built (npm test builds first), for child processes. */
+const atomicJs = fileURLToPath(new URL('../../../dist/engine/write/atomic.js', import.meta.url));
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'import-write-atomic-'));
-  const source = await readFile(new URL('../../../src/engine/write/atomic.ts', import.meta.url), 'utf8');
-  atomicJs = join(dir, 'atomic.mjs');
-  await writeFile(atomicJs, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
 });
 
 /** Runs an ES module script in a child Node process. */
