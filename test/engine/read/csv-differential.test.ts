@@ -1,17 +1,18 @@
 /**
  * Differential probe of the CSV reader against Python's csv module: 200 seeded files written by
  * Python's csv.writer (test/fixtures/csv-probe/generate.py says which hard cases), each read by the
- * engine and compared cell by cell with what was written and with the csv module's reading.
+ * engine and compared cell by cell with what was written and with the csv module's reading; some
+ * also through the real CLI's dry run, its output read back by the csv module. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Row } from '../../../src/engine/types.js';
-import { ROOT } from '../../support/cli.js';
+import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'csv-probe', 'generate.py');
@@ -95,4 +96,25 @@ describe('the CSV reader against Python\'s csv module', () => {
     expect(asWritten).toBeGreaterThan(150);
     expect(refused).toBeGreaterThan(0);
   });
+
+  it('dry-runs files through the CLI with every column as text, its output read back by the csv module cell by cell as written', async (context) => {
+    if (!python) return context.skip(noPythonReason(['csv'], 'python3'));
+    // The large files (past the read chunk) and the first others; every one passes (the rest cost time).
+    const readable = probe.filter((entry) => !entry.ambiguous && entry.rows.length > 0);
+    const chosen = [...readable.filter((entry) => entry.rows.length > 100), ...readable.filter((entry) => entry.rows.length <= 100).slice(0, 10)];
+    expect(chosen.length).toBeGreaterThan(12);
+    for (const entry of chosen) {
+      const job = join(dir, `${entry.file}.yaml`);
+      const types = entry.columns.map((column) => `    ${JSON.stringify(column)}: rich_text\n`).join('');
+      await writeFile(job, `version: 1\npipeline: p\ninput: {file: ${JSON.stringify(entry.file)}}\nconfig:\n  dataTypes:\n${types}`);
+      const out = join(dir, `${entry.file}.out.csv`);
+      const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
+      expect(r.exitCode, `${entry.file} (${entry.case}): ${r.stderr}`).toBe(0);
+      const back = spawnSync(python, ['-c', 'import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))))', out], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      expect(back.status, back.stderr).toBe(0);
+      // The output writes a missing value as an empty field (engine.md).
+      const want = [entry.columns, ...entry.rows.map((row) => row.map((cell) => cell ?? ''))];
+      expect(JSON.parse(back.stdout), `${entry.file} (${entry.case})`).toEqual(want);
+    }
+  }, 120_000);
 });
