@@ -1098,7 +1098,7 @@ function closingQuote(text: string, from: number, delimiter: string, newline: Ne
  * quoted field followed by other text, which Papa Parse reports itself. Only called for text that
  * scanRecords left to Papa Parse (it stops at any such quote), so the walk costs nothing on the common path.
  */
-export function paddedQuote(text: string, end: number, delimiter: string, newline: Newline): number {
+function paddedQuote(text: string, end: number, delimiter: string, newline: Newline): number {
   const d = delimiter.charCodeAt(0);
   const nl = newline.charCodeAt(0);
   const isPadding = (c: number) => c !== d && c !== 10 && c !== 13 && /\s/.test(String.fromCharCode(c));
