@@ -208,6 +208,11 @@ describe('files printf writes byte by byte', () => {
     await refused('cr-after-quote.csv', /cr-after-quote\.csv:2:4: the line ends are mixed: a closing quote is followed by a lone CR, which does not end a row in a file whose lines end in LF or CRLF; save the file with one kind of line end .* and retry\.$/);
   });
 
+  it('refuses spaces between a closing quote and the delimiter, which Python\'s csv module and pandas keep, at their line and column', async () => {
+    sh(String.raw`printf 'name,city\n"Smith" ,"Austin"\n' > padded-quote.csv`);
+    await refused('padded-quote.csv', /padded-quote\.csv:2:8: a quoted field has whitespace after its closing quote, which readers disagree on \(some drop it, Python's csv module and pandas keep it in the value\); delete it, or move it inside the quotes if it is part of the value\.$/);
+  });
+
   it('refuses a NUL byte in a UTF-8 file at its line and column', async () => {
     sh(String.raw`printf 'id,name\n1,a\000b\n' > nul.csv`);
     await refused('nul.csv', /nul\.csv:2:4 holds a NUL byte/);

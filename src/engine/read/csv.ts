@@ -949,6 +949,15 @@ async function* parseCsv(path: string, display: string, forced: string | undefin
     const result = scanned
       ? { data: scanned.data, errors: [], meta: { cursor: scanned.cursor } }
       : parser!.parse(parsed, 0, !atEnd) as { data: string[][]; errors: { code: string; row: number; index?: number }[]; meta: { cursor: number } };
+    if (!scanned) {
+      // Papa Parse drops whitespace between a closing quote and the delimiter (`"x" ,y` reads `x`);
+      // Python's csv module and pandas keep it (`x `): refused rather than read one way in silence.
+      const padding = paddedQuote(parsed, atEnd ? parsed.length : result.meta.cursor, delimiter, newline);
+      if (padding !== -1) {
+        throw new RecordProblem(text, carryOffset, 0, (where) =>
+          `${where}: a quoted field has whitespace after its closing quote, which readers disagree on (some drop it, Python's csv module and pandas keep it in the value); delete it, or move it inside the quotes if it is part of the value.`, undefined, padding);
+      }
+    }
     for (const error of result.errors) {
       // Errors on the unfinished last record are retried with more text; others are real.
       if (atEnd || error.row < result.data.length) {
@@ -1080,6 +1089,41 @@ function closingQuote(text: string, from: number, delimiter: string, newline: Ne
     return { quote: i, after, isStrayBreak: next === (newline === '\n' ? '\r' : '\n') };
   }
   return undefined;
+}
+
+/**
+ * The offset of the first whitespace (other than line breaks) between a closing quote and the
+ * delimiter, line break or end (`atEnd` texts: `end` is the text's length) that ends its field, in
+ * the first `end` characters of `text` (starting at a record boundary), or -1; also -1 from the first
+ * quoted field followed by other text, which Papa Parse reports itself. Only called for text that
+ * scanRecords left to Papa Parse (it stops at any such quote), so the walk costs nothing on the common path.
+ */
+function paddedQuote(text: string, end: number, delimiter: string, newline: Newline): number {
+  const d = delimiter.charCodeAt(0);
+  const nl = newline.charCodeAt(0);
+  const isPadding = (c: number) => c !== d && c !== 10 && c !== 13 && /\s/.test(String.fromCharCode(c));
+  for (let p = 0; p < end;) {
+    if (text.charCodeAt(p) === 34) {
+      let q = p + 1;
+      for (;;) {
+        q = text.indexOf('"', q);
+        if (q === -1 || text.charCodeAt(q + 1) !== 34) break;
+        q += 2;
+      }
+      if (q === -1 || q >= end) return -1;
+      let i = q + 1;
+      while (i < end && isPadding(text.charCodeAt(i))) i++;
+      const c = text.charCodeAt(i);
+      const isFieldEnd = i >= end || c === d || c === nl || (nl === 10 && c === 13 && text.charCodeAt(i + 1) === 10);
+      if (!isFieldEnd) return -1;
+      if (i > q + 1) return q + 1;
+      p = i;
+    }
+    // An unquoted field, or the field end after a closing quote: on to the next field.
+    while (p < end && text.charCodeAt(p) !== d && text.charCodeAt(p) !== nl) p++;
+    p++;
+  }
+  return -1;
 }
 
 /** Character offset in `text` where its record number `index` starts (error path only). */

@@ -467,6 +467,27 @@ describe('CSV reader', () => {
     expect((await readError(path)).message).toMatch(/:3:7: a quoted field has text after its closing quote; quote the whole field/);
   });
 
+  it('refuses whitespace between a closing quote and the delimiter or line end, which Python\'s csv module keeps and Papa Parse dropped, at its line and column', async () => {
+    // Found by the differential probe (csv-differential.test.ts): `"x" ,y` was read as `x`, where
+    // Python's csv module and pandas read `x ` and a tab or NBSP there too.
+    const why = "a quoted field has whitespace after its closing quote, which readers disagree on (some drop it, Python's csv module and pandas keep it in the value); delete it, or move it inside the quotes if it is part of the value.";
+    const cases: [string, string][] = [
+      ['a,b\n1,2\n"x" ,y\n', '3:4'],
+      ['a,b\r\n1,"y"  \r\n', '2:6'],
+      ['a;b\n"x"\t;y\n', '2:4'],
+      ['a,b\n"x"\u00a0,y\n', '2:4'],
+      ['"a" ,b\nx,y\n', '1:4'],
+      ['a,b\nx,"y"  ', '2:6'],
+      [`a,b\n${'p,q\n'.repeat(6000)}"x" ,y\n`, '6002:4'],
+    ];
+    for (const [content, at] of cases) {
+      const path = await file(content);
+      expect((await readError(path)).message).toBe(`${path}:${at}: ${why}`);
+    }
+    // Spaces inside the quotes, before an opening quote (no quoting then) or around unquoted values are values.
+    expect((await readAll(await file('a,b\n"x ",y\n "z", w \n'))).rows).toEqual([['x ', 'y'], [' "z"', ' w ']]);
+  });
+
   it('hands rows out in batches with 1-based data-row numbers', async () => {
     const lines = ['n,sq'];
     for (let i = 1; i <= BATCH_SIZE + 10; i++) lines.push(`${i},${i * i}`);
