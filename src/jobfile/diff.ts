@@ -3,10 +3,9 @@
  * one entry per resource and key with a marker. Used by `plan`, `run`, `dry-run` and `review`.
  */
 import { isUnderBar, type JobResources } from '../contract/index.js';
-import { stringifyJson } from '../contract/json.js';
+import { entriesInOrder, getOwn, keysInOrder, stringifyJson } from '../contract/json.js';
 import type { JobFileConfig } from './types.js';
 import { combiningFromWire, currentBodies, desiredBodies, effectivePins, pivotFromWire, sameValue } from './translate.js';
-import { getOwn } from '../contract/json.js';
 
 /**
  * `=` the job file agrees with the suggestion; `~` it overrides it; `+` it adds what was not
@@ -46,12 +45,12 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
 
   const suggestedMapping = new Map<string, { field: string; confidence?: number }>();
   for (const columns of Object.values(resources.fields.columnFieldMapping ?? {})) {
-    for (const [column, m] of Object.entries(columns)) suggestedMapping.set(column, m);
+    for (const [column, m] of entriesInOrder(columns)) suggestedMapping.set(column, m);
   }
   const inputColumns = new Set(resources.fields.inputColumns);
   // The pins that apply to this input, as the request bodies see them.
   const pinnedFields = new Set(Object.values(effectivePins(config, resources)).filter((f) => f !== null));
-  const columns = [...new Set([...resources.fields.inputColumns, ...Object.keys(config.mapping ?? {})])];
+  const columns = [...new Set([...resources.fields.inputColumns, ...keysInOrder(config.mapping ?? {})])];
   for (const column of columns) {
     const s = suggestedMapping.get(column);
     const has = config.mapping !== undefined && Object.hasOwn(config.mapping, column);
@@ -73,13 +72,13 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
     entries.push({ resource: 'mapping', key: column, marker, suggested: s?.field ?? null, confidence: s?.confidence, desired });
   }
 
-  for (const [field, t] of Object.entries(resources.dataTypes.fieldDataTypes ?? {})) {
+  for (const [field, t] of entriesInOrder(resources.dataTypes.fieldDataTypes ?? {})) {
     const desired = config.dataTypes?.[field];
     entries.push(desired === undefined
       ? { resource: 'dataTypes', key: field, marker: unpinned(t.confidence), suggested: t.dataType, confidence: t.confidence }
       : { resource: 'dataTypes', key: field, marker: pinned(t.dataType, desired), suggested: t.dataType, confidence: t.confidence, desired });
   }
-  for (const [field, desired] of Object.entries(config.dataTypes ?? {})) {
+  for (const [field, desired] of entriesInOrder(config.dataTypes ?? {})) {
     if (!resources.dataTypes.fieldDataTypes?.[field]) entries.push({ resource: 'dataTypes', key: field, marker: '+', desired });
   }
 
@@ -88,7 +87,7 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
   // both sides are shown in the job file's shape.
   const current = currentBodies(resources);
   const bodies = desiredBodies(config, resources);
-  for (const field of Object.keys(config.combining ?? {})) {
+  for (const field of keysInOrder(config.combining ?? {})) {
     const s = getOwn(current.combining.columnsBeingCombined, field);
     const d = getOwn(bodies.combining.columnsBeingCombined, field)!;
     entries.push({
@@ -96,17 +95,17 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
       suggested: s === undefined ? undefined : combiningFromWire(s), desired: combiningFromWire(d),
     });
   }
-  for (const [field, u] of Object.entries(config.units ?? {})) {
+  for (const [field, u] of entriesInOrder(config.units ?? {})) {
     const s = resources.units.fieldUnitConversions?.[field];
     entries.push({
       resource: 'units', key: field, marker: s ? pinned({ from: s.from, to: s.to }, u) : '+',
       suggested: s ? { from: s.from, to: s.to } : undefined, confidence: s?.confidence, desired: u,
     });
   }
-  for (const [field, s] of Object.entries(resources.impute.imputeMethods ?? {})) {
+  for (const [field, s] of entriesInOrder(resources.impute.imputeMethods ?? {})) {
     if (config.impute?.[field] === undefined) entries.push({ resource: 'impute', key: field, marker: unpinned(s.confidence), suggested: s.imputeMethod, confidence: s.confidence });
   }
-  for (const [field, m] of Object.entries(config.impute ?? {})) {
+  for (const [field, m] of entriesInOrder(config.impute ?? {})) {
     const s = resources.impute.imputeMethods?.[field];
     const suggested = s ? (s.imputeMethod === 'fill' ? { method: 'fill', value: s.imputeMethodConfig?.fillValue } : { method: s.imputeMethod }) : undefined;
     entries.push({ resource: 'impute', key: field, marker: pinned(suggested, m.method === 'fill' ? m : { method: m.method }), suggested, confidence: s?.confidence, desired: m });
@@ -124,11 +123,11 @@ export function diffConfig(config: JobFileConfig, resources: JobResources, minCo
     entries.push({ resource: 'rowDropping', key: 'additional', marker: s.length ? pinned(s, config.rowDropping) : '+', suggested: s.length ? s : undefined, desired: config.rowDropping });
   }
   const text = resources.text.textProcessingMethods ?? {};
-  for (const [field, rules] of Object.entries(config.text?.regexReplacement ?? {})) {
+  for (const [field, rules] of entriesInOrder(config.text?.regexReplacement ?? {})) {
     const s = text.regexReplacement?.[field];
     entries.push({ resource: 'text', key: `regexReplacement.${field}`, marker: pinned(s, rules), suggested: s, desired: rules });
   }
-  for (const [field, casing] of Object.entries(config.text?.casing ?? {})) {
+  for (const [field, casing] of entriesInOrder(config.text?.casing ?? {})) {
     const s = text.casing?.[field];
     entries.push({ resource: 'text', key: `casing.${field}`, marker: pinned(s, casing), suggested: s, desired: casing });
   }

@@ -35,6 +35,15 @@ describe('user-named columns', () => {
     expect(await readFile(join(dir, 'plain.out.csv'), 'utf8')).toBe(CSV);
   });
 
+  it('a dry run lists the suggestions and what the job file overrides in column order, "1962" in its place', async () => {
+    await writeFile(join(dir, 'order.yaml'), 'version: 1\ninput: {file: in.csv}\nconfig:\n  dataTypes:\n    constructor: category\n    "1962": rich_text\n');
+    const r = await cli(['dry-run', join(dir, 'order.yaml'), '--out', join(dir, 'order.out.csv')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const section = (name: string) => r.stderr.split(`${name}:\n`)[1]!.split(/\n(?! )/)[0]!.split('\n').map((line) => line.trim().replace(/^[=~+?] /, '').split(':')[0]);
+    expect(section('mapping')).toEqual(['TQ', '__proto__', '1962', 'constructor']);
+    expect(section('dataTypes')).toEqual(['TQ', '__proto__', '1962', 'constructor']);
+  });
+
   it('a dry run of JSON rows keeps every key as a column, in the order written', async () => {
     await writeFile(join(dir, 'json.yaml'), 'version: 1\ninput: {rowsFile: rows.json}\n');
     const r = await cli(['dry-run', join(dir, 'json.yaml')]);
