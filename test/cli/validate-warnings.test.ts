@@ -214,3 +214,49 @@ describe('validate: a field close to a column, with no schema', () => {
     expect(warnings(s.stderr)).toEqual([]);
   });
 });
+
+describe('validate: a row-dropping rule that repeats an earlier one', () => {
+  it('warns at the repeat, in config and in the schema, and the dry run says it at the same lines', async () => {
+    const dir = await jobDir([
+      'config:',
+      '  rowDropping:',
+      '    - {method: duplicateValues, fields: [id, First]}',
+      '    - {method: missingValues, fields: [amount]}',
+      '    - {method: DuplicateValues, fields: [First, id]}',
+      'schema:',
+      '  expectedFields: [id, amount, First, Last, created]',
+      '  rowDropping:',
+      '    - {method: missingValues, fields: [id]}',
+      '    - {method: missingValues, fields: [id]}',
+      '',
+    ].join('\n'));
+    const expected = [
+      'warning: job.yaml:8:7: config.rowDropping[2] repeats config.rowDropping[0] (duplicateValues on First, id), so it drops nothing; remove it, or name the fields it was meant for.',
+      'warning: job.yaml:13:7: schema.rowDropping[1] repeats schema.rowDropping[0] (missingValues on id), so it drops nothing; remove it, or name the fields it was meant for.',
+    ];
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual(expected);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual(expected);
+  });
+
+  it('says nothing for rules of another method or other fields, nor for a rule that repeats a preset one', async () => {
+    const dir = await jobDir([
+      'config:',
+      '  rowDropping:',
+      '    - {method: duplicateValues, fields: [id]}',
+      '    - {method: missingValues, fields: [id]}',
+      '    - {method: duplicateValues, fields: [id, First]}',
+      'schema:',
+      '  expectedFields: [id, amount, First, Last, created]',
+      '  rowDropping:',
+      '    - {method: duplicateValues, fields: [id]}',
+      '',
+    ].join('\n'));
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+});
