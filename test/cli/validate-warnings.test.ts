@@ -260,3 +260,16 @@ describe('validate: a row-dropping rule that repeats an earlier one', () => {
     expect(warnings(r.stderr)).toEqual([]);
   });
 });
+
+describe('validate: an optional field close to an expected one', () => {
+  it('warns at the optional field, and the dry run says it too', async () => {
+    const dir = await jobDir('schema:\n  expectedFields: [id, amount, First, Last, created]\n  optionalFields: ["amount ", Last, notes]\n');
+    const expected = ['warning: job.yaml:6:20: schema.optionalFields lists "amount ", which is not in expectedFields, so it adds an optional field and leaves "amount" required; write "amount" if that field is the optional one, or add "amount " to expectedFields to keep both.'];
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual(expected);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual(expected);
+  });
+});
