@@ -9,6 +9,7 @@ import { isHttpUrl, type DataType, type FieldsRead, type JobConfig } from '../co
 import { entriesInOrder, getOwn } from '../contract/json.js';
 import { combiningOrderProblems } from '../engine/steps/combine.js';
 import { coerceFillValue, imputeRuleOf } from '../engine/steps/impute.js';
+import { repeatedRule } from '../engine/steps/drop-rows.js';
 import { pivotColumnNamedTwice } from '../engine/steps/pivot.js';
 import { textRulesOnTypeWarning } from '../engine/steps/text.js';
 import { checkUnit, unitTypeProblem, utcOffsetHours } from '../engine/steps/units.js';
@@ -321,6 +322,35 @@ export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: st
     const expected = getOwn(job.schema?.fieldUnits, field);
     if (to === null || expected === undefined || expected === null || isSameUnit(to, expected)) continue;
     at(['config', 'units', field, 'to'], `config.units.${field}.to is ${to}, but the pipeline's schema expects "${field}" in ${expected} (schema.fieldUnits); convert to ${expected}, or fix schema.fieldUnits if the pipeline expects ${to}.`);
+  }
+
+  // A row-dropping rule that repeats an earlier one of its list drops nothing: likely meant for other fields.
+  const lists = [['config', config.rowDropping ?? []], ['schema', (job.schema?.rowDropping ?? []).map((r) => ({ method: r.method, fields: r.methodConfig.fields }))]] as const;
+  for (const [block, rules] of lists) {
+    rules.forEach((rule, i) => {
+      const earlier = repeatedRule(rules, i);
+      if (earlier < 0) return;
+      at([block, 'rowDropping', i], `${block}.rowDropping[${i}] repeats ${block}.rowDropping[${earlier}] (${rule.method} on ${rule.fields.join(', ')}), so it drops nothing; remove it, or name the fields it was meant for.`);
+    });
+  }
+
+  // No schema and no service: validate cannot know the pipeline's fields, so a field that is no
+  // column is not an error. One close to a column (a changed case, a trailing space, a typo) is
+  // likely a slip, and a dry run, whose fields are the columns, would stop on it: said, not refused.
+  if (!opts.engine && !facts.fields && !facts.suggestedFields && facts.columns) {
+    const from = facts.columns.from;
+    const known = [...suggestedFieldsKept({ names: facts.columns.names, from, byColumn: facts.columns.names.map((c) => [c, c]) }, config.mapping),
+      ...mapping.map(([, f]) => f).filter((f): f is string => f !== null)];
+    const knownSet = new Set(known);
+    eachFieldNamed(config, (path, name, section) => {
+      // A column the mapping sends elsewhere is checkJobFile's error (noColumnGives).
+      if (knownSet.has(name) || Object.hasOwn(config.mapping ?? {}, name)) return;
+      const near = suggestKey(name, known) ?? known.find((k) => invisibleDifference(name, k, from) !== undefined);
+      if (near === undefined) return;
+      const invisible = invisibleDifference(name, near, from);
+      const meant = invisible ? `it looks like "${near}" there but ${invisible}: copy the name from ${from}` : `if "${near}" is meant, write that`;
+      at(path, `${section} names the field "${name}", which is not a column of ${from} and no column is mapped to it in config.mapping, so a dry run would stop on it; ${meant}, or, if the pipeline's field really is "${name}", map the column to it under config.mapping (${yamlKey(near)}: ${yamlKey(name)}).`);
+    });
   }
 
   if (!opts.engine) {

@@ -663,6 +663,17 @@ class Walker {
       };
       if (out.id !== undefined) schema.id = out.id as string;
       // Optional fields may or may not be repeated in expectedFields; expectedFields ends up listing all fields.
+      // One that is not there but close to one that is (`"phone "`, `Phone`) adds a field and leaves that one required: likely a slip.
+      if (out.expectedFields !== undefined) {
+        const listed = new Set(schema.expectedFields);
+        const items = this.deref(members.get('optionalFields')?.value);
+        (isSeq(items) ? items.items : []).forEach((item) => {
+          const node = this.deref(item);
+          const field = isScalar(node) ? keyText(node) : undefined;
+          const hint = field === undefined || listed.has(field) ? undefined : suggestKey(field, schema.expectedFields);
+          if (hint !== undefined) this.warnAt(rangeStart(item) ?? 0, `${prefix}optionalFields lists "${field}", which is not in expectedFields, so it adds an optional field and leaves "${hint}" required; write "${hint}" if that field is the optional one, or add "${field}" to expectedFields to keep both.`);
+        });
+      }
       const expected = new Set(schema.expectedFields);
       for (const field of schema.optionalFields) if (!expected.has(field)) { expected.add(field); schema.expectedFields.push(field); }
       if (out.expectedFields !== undefined || out.optionalFields !== undefined) {

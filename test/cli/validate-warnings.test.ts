@@ -174,3 +174,102 @@ describe('rules on an optional field that no column is mapped to', () => {
     ]);
   });
 });
+
+describe('validate: a field close to a column, with no schema', () => {
+  const near = (section: string, name: string, column: string, mapped: string) => `${section} names the field "${name}", which is not a column of data.csv and no column is mapped to it in config.mapping, so a dry run would stop on it; if "${column}" is meant, write that, or, if the pipeline's field really is "${name}", map the column to it under config.mapping (${mapped}).`;
+
+  it('warns at a field with a trailing space or another case, and the dry run refuses the same names', async () => {
+    const dir = await jobDir('config:\n  text:\n    casing:\n      "First ": upper\n  dataTypes:\n    Amount: number\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('job.yaml: valid\n');
+    expect(warnings(r.stderr)).toEqual([
+      `warning: job.yaml:7:7: ${near('config.text.casing', 'First ', 'First', "First: 'First '")}`,
+      `warning: job.yaml:9:5: ${near('config.dataTypes', 'Amount', 'amount', 'amount: Amount')}`,
+    ]);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(2);
+    expect(dry.stderr).toContain('job.yaml:7:7: config.text.casing names the field "First "');
+    expect(dry.stderr).toContain('job.yaml:9:5: config.dataTypes names the field "Amount"');
+    expect(await readdir(dir)).toEqual(['data.csv', 'job.yaml']);
+  });
+
+  it('warns at a misspelt pivot column', async () => {
+    const dir = await jobDir('config:\n  pivot:\n    pivotColumns: [Frist]\n    valueColumns: [amount]\n    indexColumns: [id]\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([`warning: job.yaml:6:20: ${near('config.pivot.pivotColumns', 'Frist', 'First', 'First: Frist')}`]);
+  });
+
+  it('says nothing for a field far from every column, one the mapping creates, or one the schema lists', async () => {
+    const far = await jobDir('config:\n  dataTypes:\n    total_spend: number\n');
+    expect(warnings((await runCli(['validate', 'job.yaml'], { cwd: far })).stderr)).toEqual([]);
+    const mapped = await jobDir('config:\n  mapping:\n    amount: Amount\n  dataTypes:\n    Amount: number\n');
+    const r = await runCli(['validate', 'job.yaml'], { cwd: mapped });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+    const schema = await jobDir('config:\n  dataTypes:\n    Amount: number\nschema:\n  expectedFields: [id, Amount]\n');
+    const s = await runCli(['validate', 'job.yaml'], { cwd: schema });
+    expect(s.exitCode).toBe(0);
+    expect(warnings(s.stderr)).toEqual([]);
+  });
+});
+
+describe('validate: a row-dropping rule that repeats an earlier one', () => {
+  it('warns at the repeat, in config and in the schema, and the dry run says it at the same lines', async () => {
+    const dir = await jobDir([
+      'config:',
+      '  rowDropping:',
+      '    - {method: duplicateValues, fields: [id, First]}',
+      '    - {method: missingValues, fields: [amount]}',
+      '    - {method: DuplicateValues, fields: [First, id]}',
+      'schema:',
+      '  expectedFields: [id, amount, First, Last, created]',
+      '  rowDropping:',
+      '    - {method: missingValues, fields: [id]}',
+      '    - {method: missingValues, fields: [id]}',
+      '',
+    ].join('\n'));
+    const expected = [
+      'warning: job.yaml:8:7: config.rowDropping[2] repeats config.rowDropping[0] (duplicateValues on First, id), so it drops nothing; remove it, or name the fields it was meant for.',
+      'warning: job.yaml:13:7: schema.rowDropping[1] repeats schema.rowDropping[0] (missingValues on id), so it drops nothing; remove it, or name the fields it was meant for.',
+    ];
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual(expected);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual(expected);
+  });
+
+  it('says nothing for rules of another method or other fields, nor for a rule that repeats a preset one', async () => {
+    const dir = await jobDir([
+      'config:',
+      '  rowDropping:',
+      '    - {method: duplicateValues, fields: [id]}',
+      '    - {method: missingValues, fields: [id]}',
+      '    - {method: duplicateValues, fields: [id, First]}',
+      'schema:',
+      '  expectedFields: [id, amount, First, Last, created]',
+      '  rowDropping:',
+      '    - {method: duplicateValues, fields: [id]}',
+      '',
+    ].join('\n'));
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual([]);
+  });
+});
+
+describe('validate: an optional field close to an expected one', () => {
+  it('warns at the optional field, and the dry run says it too', async () => {
+    const dir = await jobDir('schema:\n  expectedFields: [id, amount, First, Last, created]\n  optionalFields: ["amount ", Last, notes]\n');
+    const expected = ['warning: job.yaml:6:20: schema.optionalFields lists "amount ", which is not in expectedFields, so it adds an optional field and leaves "amount" required; write "amount" if that field is the optional one, or add "amount " to expectedFields to keep both.'];
+    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(warnings(r.stderr)).toEqual(expected);
+    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
+    expect(dry.exitCode).toBe(0);
+    expect(warnings(dry.stderr)).toEqual(expected);
+  });
+});

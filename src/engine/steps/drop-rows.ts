@@ -152,6 +152,19 @@ export function activeRules(columns: string[], config: EngineConfig, ctx: StepCo
   return active;
 }
 
+/**
+ * The earlier rule of the same list that a rule repeats (the same method on the same fields, in any
+ * order), or -1: rules apply in order and a row a rule would drop was dropped by the earlier one,
+ * so the repeat drops nothing.
+ */
+export function repeatedRule(rules: readonly { method: string; fields: readonly string[] }[], index: number): number {
+  const rule = rules[index];
+  const fields = new Set(rule.fields);
+  const method = rowDroppingMethodOf(rule.method);
+  return rules.findIndex((earlier, i) => i < index && rowDroppingMethodOf(earlier.method) === method
+    && new Set(earlier.fields).size === fields.size && earlier.fields.every((f) => fields.has(f)));
+}
+
 /** True when a missingValues rule keeps the row (no listed field is missing). */
 export function hasAll(indices: number[], row: Row): boolean {
   for (const i of indices) if (isMissing(row[i])) return false;
