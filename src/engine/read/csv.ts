@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
 import type PapaNamespace from 'papaparse';
 import { UsageError } from '../../errors.js';
-import { isMissing } from '../missing.js';
+import { isMissing, isWhitespace } from '../missing.js';
 import { HEADER_LINE_LIMIT, InputLimitError, ROW_LIMIT, sizeText } from './limits.js';
 import { BATCH_SIZE, REPORT_FIRST_ROWS, type Batch, type InputSource, type OpenOptions, type Row, type Table } from '../types.js';
 
@@ -746,12 +746,7 @@ export function strayBreaks(text: string, end: number, delimiter: string, newlin
     let closedAt = -1; // just past the field's closing quote, when it is quoted
     if (text.charCodeAt(p) === 34) {
       // A quoted field holds any line break as data: step past its closing quote.
-      let q = p + 1;
-      for (;;) {
-        q = text.indexOf('"', q);
-        if (q === -1 || text.charCodeAt(q + 1) !== 34) break;
-        q += 2;
-      }
+      const q = quotedFieldEnd(text, p);
       p = q === -1 ? end : q + 1;
       closedAt = p;
       while (candidate !== -1 && candidate < p) candidate = nextOtherBreak(text, candidate + 1, end, newline);
@@ -1091,6 +1086,16 @@ function closingQuote(text: string, from: number, delimiter: string, newline: Ne
   return undefined;
 }
 
+/** The offset of the quote that closes the quoted field opened at `open`, past doubled quotes; -1 when none does. */
+function quotedFieldEnd(text: string, open: number): number {
+  let q = open + 1;
+  for (;;) {
+    q = text.indexOf('"', q);
+    if (q === -1 || text.charCodeAt(q + 1) !== 34) return q;
+    q += 2;
+  }
+}
+
 /**
  * The offset of the first whitespace (other than line breaks) between a closing quote and the
  * delimiter, line break or end (`atEnd` texts: `end` is the text's length) that ends its field, in
@@ -1101,15 +1106,10 @@ function closingQuote(text: string, from: number, delimiter: string, newline: Ne
 function paddedQuote(text: string, end: number, delimiter: string, newline: Newline): number {
   const d = delimiter.charCodeAt(0);
   const nl = newline.charCodeAt(0);
-  const isPadding = (c: number) => c !== d && c !== 10 && c !== 13 && /\s/.test(String.fromCharCode(c));
+  const isPadding = (c: number) => c !== d && c !== 10 && c !== 13 && isWhitespace(c);
   for (let p = 0; p < end;) {
     if (text.charCodeAt(p) === 34) {
-      let q = p + 1;
-      for (;;) {
-        q = text.indexOf('"', q);
-        if (q === -1 || text.charCodeAt(q + 1) !== 34) break;
-        q += 2;
-      }
+      const q = quotedFieldEnd(text, p);
       if (q === -1 || q >= end) return -1;
       let i = q + 1;
       while (i < end && isPadding(text.charCodeAt(i))) i++;
