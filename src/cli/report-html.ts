@@ -45,7 +45,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}.badge{display:inline-
 .fields{display:grid;grid-template-columns:repeat(auto-fill,minmax(270px,1fr));gap:14px}.field{border:1px solid var(--line);border-radius:8px;padding:12px}
 .field dl{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:6px 0;font-size:12px}.field dt{color:var(--muted)}.field dd{margin:0}
 .top{font-size:12px;width:100%}.top td{border:0;padding:1px 4px}.samples{font-size:12px;color:var(--muted);word-break:break-all}
-svg{display:block}.arrow{color:var(--muted)}.before{color:var(--bad)}.after{color:var(--ok)}
+ul.warnings{margin:0;padding-left:20px;color:var(--warn)}ul.warnings li{margin:4px 0;word-break:break-word}svg{display:block}.arrow{color:var(--muted)}.before{color:var(--bad)}.after{color:var(--ok)}
 `;
 
 /** Renders the whole page. */
@@ -64,6 +64,7 @@ export function renderHtmlReport(data: HtmlReport): string {
 <div class="cards">
 ${card(r.rowsIn, 'row in', 'rows in')}${card(r.rowsOut, 'row out', 'rows out')}${card(dropped, 'row dropped', 'rows dropped')}${card(filled, 'cell filled', 'cells filled')}${card(emptied, 'cell emptied (not the type)', 'cells emptied (not the type)')}
 </div>
+${warningsSection(r)}
 ${mappingSection(data.mapping)}
 ${rowsSection(r, data.rejectsFile)}
 ${fieldsSection(data.profile)}
@@ -72,6 +73,15 @@ ${conversionsSection(r)}
 ${textSection(r)}
 </main></body></html>
 `;
+}
+
+/** The run's warnings, as the terminal and `-o json` give them: what was read, changed or left out that the numbers alone do not say. */
+function warningsSection(r: Report): string {
+  if (r.warnings.length === 0) return '';
+  return `<h2>Warnings</h2>
+<ul class="warnings">
+${r.warnings.map((w) => `<li>${esc(w)}</li>`).join('\n')}
+</ul>`;
 }
 
 function card(value: number, one: string, many: string): string {

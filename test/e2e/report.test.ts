@@ -41,6 +41,29 @@ describe('dry-run --report', () => {
     expect(html).not.toContain('2023-03-01');
   });
 
+  it('lists the run\'s warnings, escaped, as stderr gives them, and has no such section when there are none', async () => {
+    const work = join(dir, 'warnings');
+    await mkdir(work);
+    // A header cell repeated and a text rule on a number field: two warnings, one holding markup-like text.
+    await writeFile(join(work, 'in.csv'), 'id,<b>x</b>,<b>x</b>\n1,a,b\n2,c,d\n');
+    await writeFile(join(work, 'job.yaml'), 'version: 1\ninput:\n  file: ./in.csv\nconfig:\n  dataTypes: {id: number}\n  text:\n    casing: {id: upper}\n');
+    const r = await runCli(['dry-run', 'job.yaml', '--out', 'out.csv', '--report', 'report.html'], { cwd: work });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning: ')).map((line) => line.slice('warning: '.length));
+    expect(warnings.length).toBeGreaterThanOrEqual(2);
+    const html = await readFile(join(work, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Warnings</h2>');
+    for (const w of warnings) expect(html).toContain(`<li>${w.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}</li>`);
+    expect(html).not.toContain('<b>x</b>');
+
+    await writeFile(join(work, 'clean.csv'), 'id,name\n1,a\n2,b\n');
+    await writeFile(join(work, 'clean.yaml'), 'version: 1\ninput:\n  file: ./clean.csv\n');
+    const clean = await runCli(['dry-run', 'clean.yaml', '--out', 'clean.out.csv', '--report', 'clean.html'], { cwd: work });
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    expect(clean.stderr).not.toContain('warning:');
+    expect(await readFile(join(work, 'clean.html'), 'utf8')).not.toContain('<h2>Warnings</h2>');
+  });
+
   it('reads well in a real browser: headings, numbers, no console error, nothing fetched', async (ctx) => {
     if (!existsSync(CHROMIUM)) {
       console.log(`skipped: ${CHROMIUM} is absent (apt-get install chromium)`);
