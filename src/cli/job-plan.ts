@@ -77,6 +77,8 @@ export async function openPlanSession(
   const offline = await checks.checkOffline(job, deps, opts.job ? checks.REUSES_JOB : checks.NEEDS_INPUT);
   for (const note of offline.notes) deps.io.status(note);
   checks.throwProblems(offline.problems);
+  // What validate warns about (a rule that does nothing, a repeated one, a unit other than the schema's) is said here too, before any job starts.
+  checks.printWarnings(offline.warnings, deps);
   const client = await deps.client();
   const jobId = await startOrReuse(job, client, deps, opts.job);
   const resources = await fetchResources(client, jobId);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { startEmulator } from '../support/emulator.js';
 
 const CSV = 'id,amount,First,Last,created\n1,"$10",Ann,Lee,2024-03-05\n2,20,Bob,Kim,2024-03-06\n';
 
@@ -49,6 +50,22 @@ describe('validate: text rules on a number or date_time field', () => {
       `warning: job.yaml:10:7: ${TEXT_ON_NUMBER}`,
       'warning: job.yaml:12:7: Text rules on field "created" act on its dates as the data-type step writes them (YYYY-MM-DDTHH:mm:ss), not as the input wrote them; write the rules for that form, or give the field data type rich_text to edit the input\'s text.',
     ]);
+  });
+
+  it('says it in plan and run too, at the same lines, before a job is started against the service', async () => {
+    const dir = await jobDir(job);
+    const service = await startEmulator();
+    onTestFinished(() => service.stop());
+    const env = { IMPORT_BASE_URL: service.url, IMPORT_API_KEY: 'k' };
+    for (const command of ['plan', 'run']) {
+      const r = await runCli([command, 'job.yaml'], { cwd: dir, env, timeoutMs: 40_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const lines = warnings(r.stderr);
+      expect(lines.slice(0, 2)).toEqual([
+        `warning: job.yaml:10:7: ${TEXT_ON_NUMBER}`,
+        'warning: job.yaml:12:7: Text rules on field "created" act on its dates as the data-type step writes them (YYYY-MM-DDTHH:mm:ss), not as the input wrote them; write the rules for that form, or give the field data type rich_text to edit the input\'s text.',
+      ]);
+    }
   });
 
   it('says it once in the dry run, at the same line', async () => {
