@@ -61,14 +61,14 @@ async function inputSize(job: JobFile, deps: Deps): Promise<number> {
 
 /** The rows of `input.rowsFile`: a non-empty JSON array of row objects, read keeping each row's key order. */
 async function readRowsFile(job: JobFile, deps: Deps): Promise<Record<string, unknown>[]> {
-  const [{ readFile }, { NestingError }, { parseJsonRows, tooDeepMessage }] = await Promise.all([
+  const [{ readFile }, { NestingError }, { parseJsonRows, tooDeepMessage, withoutBom }] = await Promise.all([
     import('node:fs/promises'), import('../contract/json.js'), import('../engine/read/json.js'),
   ]);
   const path = job.input.rowsFile!;
   let value: unknown;
   let text = '';
   try {
-    text = await readFile(path, 'utf8');
+    text = withoutBom(await readFile(path, 'utf8'));
     // Read as the engine and `import serve` read rows: nesting the service refuses is refused before sending.
     value = parseJsonRows(text);
   } catch (error) {

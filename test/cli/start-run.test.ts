@@ -147,6 +147,19 @@ describe('import start', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('reads --json-data with a UTF-8 byte-order mark (as Windows editors and PowerShell write), from a file or stdin, as a JSON input file is read', async () => {
+    writeFileSync(join(dir, 'bom.json'), '\ufeff[{"name":"Ada"}]');
+    const fromFile = await cli(['start', '--json-data', 'bom.json']);
+    expect(fromFile.stderr).toBe('');
+    expect(fromFile.exitCode).toBe(0);
+    expect(parts()).toEqual({ jsonData: '[{"name":"Ada"}]' });
+    server.reset();
+    server.on('POST /start', json({ jobId: 'J1' }));
+    const fromStdin = await cli(['start', '--json-data', '-'], { input: '\ufeff[{"name":"Grace"}]' });
+    expect(fromStdin.exitCode).toBe(0);
+    expect(parts()).toEqual({ jsonData: '[{"name":"Grace"}]' });
+  });
+
   it('names the file in --json-data errors', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '[1]');

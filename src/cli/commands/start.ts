@@ -155,7 +155,8 @@ export async function readRows(source: string, deps: Deps): Promise<Record<strin
  * `shown` names the source in messages.
  */
 export async function parseRows(text: string, shown: string): Promise<Record<string, unknown>[]> {
-  const { parseJsonRows, tooDeepMessage } = await import('../../engine/read/json.js');
+  const { parseJsonRows, tooDeepMessage, withoutBom } = await import('../../engine/read/json.js');
+  text = withoutBom(text);
   let value: unknown;
   try {
     // Keeps the written order of each row's keys: they become the columns (a "1962" column stays in place).

@@ -23,6 +23,14 @@ export function parseJsonRows(text: string): unknown {
   return parseJson(text, { exactNumbers: true, uniqueKeys: true, maxDepth: MAX_JSON_DEPTH });
 }
 
+/**
+ * JSON rows' text without a leading byte-order mark (Windows editors and PowerShell write one;
+ * JSON.parse refuses it), for every reader of rows alike: a JSON input, `--json-data`, `input.rowsFile`.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** What is wrong with JSON rows nested past the limit (a NestingError from parseJsonRows), at `display:line:col`. */
 export function tooDeepMessage(text: string, display: string, error: NestingError): string {
   return `${display}:${lineCol(text, error.offset)}: arrays and objects nest more than ${error.maxDepth} levels deep here; flatten the value.`;
@@ -159,7 +167,7 @@ export function jsonFileSource(path: string, display: string, name: string, size
         throw unreadableFile(display, error);
       }
       opts.onProgress?.(size);
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      text = withoutBom(text);
       let value: unknown;
       try {
         value = parseJsonRows(text);
