@@ -66,6 +66,13 @@ describe('JSON reader', () => {
     ]);
   });
 
+  it('refuses a byte that is not UTF-8 at its line:col rather than read U+FFFD in its place', async () => {
+    const path = join(dir, 'latin1.json');
+    await writeFile(path, Buffer.concat([Buffer.from('[{"city": "Paris"},\n {"city": "Mont'), Buffer.from([0xe9]), Buffer.from('limar"}]')]));
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path}:2:16 holds the byte 0xE9 ("é" in Windows-1252), which is not UTF-8: the file was saved in another encoding; save it as UTF-8 or convert it (iconv -f WINDOWS-1252 -t UTF-8 FILE > utf8.json) and retry.`);
+  });
+
   it('reads a file holding an array of objects', async () => {
     const source = await openInput({ file: join('test', 'fixtures', 'read', 'rows.json') });
     expect(source).toMatchObject({ name: 'rows.json', kind: 'json' });
