@@ -5,7 +5,7 @@
 import { basename, relative } from 'node:path';
 import type { JobConfig, JobResources, StartForm } from '../contract/index.js';
 import type { ImportClient } from '../client/client.js';
-import { JobFileError, NotFoundError } from '../errors.js';
+import { JobFileError, NotFoundError, UsageError } from '../errors.js';
 import { changedResources, currentBodies, desiredBodies, type ResourceName } from '../jobfile/translate.js';
 import type { JobFile } from '../jobfile/types.js';
 import type { Deps } from './deps.js';
@@ -61,18 +61,19 @@ async function inputSize(job: JobFile, deps: Deps): Promise<number> {
 
 /** The rows of `input.rowsFile`: a non-empty JSON array of row objects, read keeping each row's key order. */
 async function readRowsFile(job: JobFile, deps: Deps): Promise<Record<string, unknown>[]> {
-  const [{ readFile }, { NestingError }, { parseJsonRows, tooDeepMessage }] = await Promise.all([
-    import('node:fs/promises'), import('../contract/json.js'), import('../engine/read/json.js'),
+  const [{ NestingError }, { parseJsonRows, readRowsText, tooDeepMessage }] = await Promise.all([
+    import('../contract/json.js'), import('../engine/read/json.js'),
   ]);
   const path = job.input.rowsFile!;
   let value: unknown;
   let text = '';
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRowsText(path, `input.rowsFile ${basename(path)}`);
     // Read as the engine and `import serve` read rows: nesting the service refuses is refused before sending.
     value = parseJsonRows(text);
   } catch (error) {
     if (error instanceof NestingError) throw inputError(job, deps, 'rowsFile', tooDeepMessage(text, `input.rowsFile ${basename(path)}`, error));
+    if (error instanceof UsageError) throw inputError(job, deps, 'rowsFile', error.message);
     const why = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     throw inputError(job, deps, 'rowsFile', `input.rowsFile ${basename(path)} ${why}; give a JSON array of row objects.`);
   }

@@ -81,13 +81,27 @@ export function orderedObject<T>(pairs: Iterable<readonly [string, T]>): Record<
   return object as Record<string, T>;
 }
 
+/**
+ * A number literal inside a row's nested value (an array or object cell) that a double would
+ * change (`1e400`, `0.30000000000000000001`), kept as written: stringifyJson writes it back as that
+ * number, so the cell's JSON still holds a number where the file did, not a string.
+ */
+export class NumberText {
+  constructor(readonly text: string) {}
+  /** Writers other than stringifyJson get the text (a string): never a rounded or infinite double. */
+  toJSON(): string {
+    return this.text;
+  }
+}
+
 /** Options of `parseJson`. */
 export interface ParseJsonOptions {
   /**
    * Data rows: an integer a double cannot hold exactly (`12345678901234567890`, a snowflake id)
    * becomes a BigInt, and a fraction a double would change or a number beyond a double's range
    * (`1e400`) its written text, instead of the nearest double, 0 or Infinity: values are imported
-   * as written, never rounded in silence (see exactNumber).
+   * as written, never rounded in silence (see exactNumber). Such text inside a row's nested value
+   * is a NumberText, so the value's JSON keeps it a number.
    */
   exactNumbers?: boolean;
   /**
@@ -262,7 +276,10 @@ function parseOrdered(text: string, exactNumbers: boolean, uniqueKeys = false): 
     onArrayBegin: () => { stack.push({ array: [] }); },
     onArrayEnd: () => { put((stack.pop() as { array: unknown[] }).array); },
     onLiteralValue: (value, offset, length) => {
-      put(exactNumbers && typeof value === 'number' ? exactNumber(text.slice(offset, offset + length), value) : value);
+      if (!exactNumbers || typeof value !== 'number') return put(value);
+      const exact = exactNumber(text.slice(offset, offset + length), value);
+      // Deeper than a row's cell (rows array, row object), the number is part of a nested value's JSON.
+      put(typeof exact === 'string' && stack.length > 2 ? new NumberText(exact) : exact);
     },
   }, { disallowComments: true, allowTrailingComma: false });
   return result;
@@ -283,7 +300,7 @@ function needsOrderedWrite(value: unknown): boolean {
     const v = stack.pop();
     if (typeof v === 'bigint') return true;
     if (v === null || typeof v !== 'object') continue;
-    if (v instanceof Map || (v as Ordered)[KEY_ORDER]) return true;
+    if (v instanceof Map || v instanceof NumberText || (v as Ordered)[KEY_ORDER]) return true;
     for (const item of Array.isArray(v) ? v : Object.values(v)) if (typeof item === 'bigint' || (item !== null && typeof item === 'object')) stack.push(item);
   }
   return false;
@@ -291,6 +308,7 @@ function needsOrderedWrite(value: unknown): boolean {
 
 function write(value: unknown, indent: string, at: string): string | undefined {
   if (typeof value === 'bigint') return value.toString(); // an exact integer from `exactNumbers`
+  if (value instanceof NumberText) return value.text; // a number as written, from `exactNumbers`
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
   const inner = at + indent;

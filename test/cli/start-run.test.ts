@@ -147,6 +147,27 @@ describe('import start', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('reads --json-data with a UTF-8 byte-order mark (as Windows editors and PowerShell write), from a file or stdin, as a JSON input file is read', async () => {
+    writeFileSync(join(dir, 'bom.json'), '\ufeff[{"name":"Ada"}]');
+    const fromFile = await cli(['start', '--json-data', 'bom.json']);
+    expect(fromFile.stderr).toBe('');
+    expect(fromFile.exitCode).toBe(0);
+    expect(parts()).toEqual({ jsonData: '[{"name":"Ada"}]' });
+    server.reset();
+    server.on('POST /start', json({ jobId: 'J1' }));
+    const fromStdin = await cli(['start', '--json-data', '-'], { input: '\ufeff[{"name":"Grace"}]' });
+    expect(fromStdin.exitCode).toBe(0);
+    expect(parts()).toEqual({ jsonData: '[{"name":"Grace"}]' });
+  });
+
+  it('refuses --json-data holding a byte that is not UTF-8 at its line:col, with exit 2 and no request', async () => {
+    writeFileSync(join(dir, 'latin1.json'), Buffer.concat([Buffer.from('[{"name":"Ren'), Buffer.from([0xe9]), Buffer.from('e"}]')]));
+    const res = await cli(['start', '--json-data', 'latin1.json']);
+    expect(res.stderr).toBe('error: --json-data latin1.json:1:14 holds the byte 0xE9 ("é" in Windows-1252), which is not UTF-8: the file was saved in another encoding; save it as UTF-8 or convert it (iconv -f WINDOWS-1252 -t UTF-8 FILE > utf8.json) and retry.\n');
+    expect(res.exitCode).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('names the file in --json-data errors', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '[1]');

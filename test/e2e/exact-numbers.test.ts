@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
 
-// A snowflake-style id, 2^53 + 1, a plain number and a number beyond a double's range.
-const ROWS = '[{"id": 12345678901234567890, "n": 9007199254740993, "qty": 3, "big": 1e400, "tags": {"ref": 98765432109876543210}}]';
-const OUTPUT = 'id,n,qty,big,tags\n12345678901234567890,9007199254740993,3,1e400,"{""ref"":98765432109876543210}"\n';
+// A snowflake-style id, 2^53 + 1, a plain number and a number beyond a double's range, alone and nested.
+const ROWS = '[{"id": 12345678901234567890, "n": 9007199254740993, "qty": 3, "big": 1e400, "tags": {"ref": 98765432109876543210, "max": 1e400, "rate": 0.30000000000000000001}}]';
+const OUTPUT = 'id,n,qty,big,tags\n12345678901234567890,9007199254740993,3,1e400,"{""ref"":98765432109876543210,""max"":1e400,""rate"":0.30000000000000000001}"\n';
 
 let service: Emulator;
 let dir: string;

@@ -1,5 +1,5 @@
 /** `import start`: starts a job from a file, a Google Sheets link or inline JSON rows; prints only the job id. */
-import { access, readFile, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
@@ -139,8 +139,10 @@ export async function readRows(source: string, deps: Deps): Promise<Record<strin
     text = await readStdin(deps.io, 'a JSON array of rows');
   } else {
     try {
-      text = await readFile(resolve(deps.cwd, source), 'utf8');
+      const { readRowsText } = await import('../../engine/read/json.js');
+      text = await readRowsText(resolve(deps.cwd, source), `--json-data ${shown}`);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a folder' : code === 'EACCES' ? 'is not readable' : `cannot be read (${code})`;
       throw new UsageError(`--json-data ${shown} ${why}; pass a JSON file of rows, or - to read them from stdin.`);
@@ -155,7 +157,8 @@ export async function readRows(source: string, deps: Deps): Promise<Record<strin
  * `shown` names the source in messages.
  */
 export async function parseRows(text: string, shown: string): Promise<Record<string, unknown>[]> {
-  const { parseJsonRows, tooDeepMessage } = await import('../../engine/read/json.js');
+  const { parseJsonRows, tooDeepMessage, withoutBom } = await import('../../engine/read/json.js');
+  text = withoutBom(text);
   let value: unknown;
   try {
     // Keeps the written order of each row's keys: they become the columns (a "1962" column stays in place).

@@ -260,7 +260,7 @@ function nulByte(path: string, display: string, encoding: string): UsageError {
  * `file:line:col`, what it is in Windows-1252 (LibreOffice's and Excel's legacy CSV encodings save
  * é, € and smart quotes as single bytes), and how to save or convert the file as UTF-8.
  */
-async function invalidText(path: string, display: string, encoding: string): Promise<UsageError> {
+export async function invalidText(path: string, display: string, encoding: string, format: 'csv' | 'json' = 'csv'): Promise<UsageError> {
   if (encoding !== 'utf-8') {
     return new UsageError(`${display} is not valid ${encoding.toUpperCase()} text; save the file as UTF-8 and retry.`);
   }
@@ -272,10 +272,10 @@ async function invalidText(path: string, display: string, encoding: string): Pro
   const legacy = isCrOnly ? 'MACINTOSH' : 'WINDOWS-1252';
   const shown = byte >= 0x80 ? new TextDecoder(legacy === 'MACINTOSH' ? 'macintosh' : 'windows-1252').decode(Uint8Array.of(byte)) : '';
   const as = shown && !/\p{Cc}/u.test(shown) ? ` ("${shown}" in ${legacy === 'MACINTOSH' ? 'Mac Roman' : 'Windows-1252'})` : '';
+  const save = format === 'csv' ? 'save it as UTF-8 (Excel: "CSV UTF-8"; LibreOffice: character set "Unicode (UTF-8)")' : 'save it as UTF-8';
   return new UsageError(
     `${display}:${line}:${column} holds the byte ${hex}${as}, which is not UTF-8: the file was saved in another encoding; ` +
-      `save it as UTF-8 (Excel: "CSV UTF-8"; LibreOffice: character set "Unicode (UTF-8)") or convert it ` +
-      `(iconv -f ${legacy} -t UTF-8 FILE > utf8.csv) and retry.`,
+      `${save} or convert it (iconv -f ${legacy} -t UTF-8 FILE > utf8.${format}) and retry.`,
   );
 }
 

@@ -1,10 +1,11 @@
 /** JSON rows reader (engine.md "Reading input"): an array of objects, columns = union of keys in first-seen order. */
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { DuplicateKeyError, entriesInOrder, keysInOrder, NestingError, parseJson, stringifyJson } from '../../contract/json.js';
 import { UsageError } from '../../errors.js';
 import { isMissing } from '../missing.js';
 import { BATCH_SIZE, type Batch, type InputSource, type Row, type Table } from '../types.js';
-import { unreadableFile } from './csv.js';
+import { invalidText, unreadableFile } from './csv.js';
 
 /**
  * Deepest nesting of arrays and objects in a JSON input (the rows array is level 1, a row 2): a
@@ -21,6 +22,25 @@ export const MAX_JSON_DEPTH = 1000;
  */
 export function parseJsonRows(text: string): unknown {
   return parseJson(text, { exactNumbers: true, uniqueKeys: true, maxDepth: MAX_JSON_DEPTH });
+}
+
+/**
+ * JSON rows' text without a leading byte-order mark (Windows editors and PowerShell write one;
+ * JSON.parse refuses it), for every reader of rows alike: a JSON input, `--json-data`, `input.rowsFile`.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * The text of a file of JSON rows (a JSON input, `input.rowsFile`, `--json-data`): UTF-8 without
+ * its byte-order mark. A byte that is not UTF-8 is refused at its `display:line:col`, as in CSV:
+ * decoding would put U+FFFD in its place and change the value in silence.
+ */
+export async function readRowsText(path: string, display: string): Promise<string> {
+  const bytes = await readFile(path);
+  if (!isUtf8(bytes)) throw await invalidText(path, display, 'utf-8', 'json');
+  return withoutBom(bytes.toString('utf8'));
 }
 
 /** What is wrong with JSON rows nested past the limit (a NestingError from parseJsonRows), at `display:line:col`. */
@@ -154,12 +174,12 @@ export function jsonFileSource(path: string, display: string, name: string, size
     async open(opts = {}) {
       let text: string;
       try {
-        text = await readFile(path, 'utf8');
+        text = await readRowsText(path, display);
       } catch (error) {
+        if (error instanceof UsageError) throw error;
         throw unreadableFile(display, error);
       }
       opts.onProgress?.(size);
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       let value: unknown;
       try {
         value = parseJsonRows(text);

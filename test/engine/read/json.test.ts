@@ -59,6 +59,20 @@ describe('JSON reader', () => {
     expect((await readAll(source)).rows).toEqual([[' keep ', '1234.5', 'true', 'false', '{"k":[1,"x"]}', null, null]]);
   });
 
+  it('keeps a number a double would change as a number inside a nested value, as written, not as a string', async () => {
+    const path = await file('nested-numbers.json', '[{"cell": 1e400, "nested": {"big": 1e400, "tiny": -1e-400, "fraction": 0.30000000000000000001, "id": 12345678901234567890, "list": [1E5, 0.12345678901234567, "1e400"]}}]');
+    expect((await readAll(await openInput({ file: path }))).rows).toEqual([
+      ['1e400', '{"big":1e400,"tiny":-1e-400,"fraction":0.30000000000000000001,"id":12345678901234567890,"list":[100000,0.12345678901234567,"1e400"]}'],
+    ]);
+  });
+
+  it('refuses a byte that is not UTF-8 at its line:col rather than read U+FFFD in its place', async () => {
+    const path = join(dir, 'latin1.json');
+    await writeFile(path, Buffer.concat([Buffer.from('[{"city": "Paris"},\n {"city": "Mont'), Buffer.from([0xe9]), Buffer.from('limar"}]')]));
+    const error = await failure(async () => readAll(await openInput({ file: path })));
+    expect(error.message).toBe(`${path}:2:16 holds the byte 0xE9 ("é" in Windows-1252), which is not UTF-8: the file was saved in another encoding; save it as UTF-8 or convert it (iconv -f WINDOWS-1252 -t UTF-8 FILE > utf8.json) and retry.`);
+  });
+
   it('reads a file holding an array of objects', async () => {
     const source = await openInput({ file: join('test', 'fixtures', 'read', 'rows.json') });
     expect(source).toMatchObject({ name: 'rows.json', kind: 'json' });
