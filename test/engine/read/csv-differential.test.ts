@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { openInput } from '../../../src/engine/read/index.js';
 import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
+import { firstDifference, readTable } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'csv-probe', 'generate.py');
 const SEED = 4180;
@@ -27,30 +27,6 @@ interface ProbeFile {
   columns: string[];
   rows: Row[];
   reference: { columns: string[]; rows: Row[] } | null;
-}
-
-type Reading = { columns: string[]; rows: Row[] } | { refused: unknown };
-
-async function readTable(file: string): Promise<Reading> {
-  try {
-    const table = await (await openInput({ file })).open({});
-    const rows: Row[] = [];
-    for await (const batch of table.batches) rows.push(...batch.rows);
-    return { columns: table.columns, rows };
-  } catch (error) {
-    return { refused: error };
-  }
-}
-
-/** The first cell where two tables differ, said in a line, or undefined when they are the same. */
-function firstDifference(got: { columns: string[]; rows: Row[] }, want: { columns: string[]; rows: Row[] }): string | undefined {
-  if (JSON.stringify(got.columns) !== JSON.stringify(want.columns)) return `columns ${JSON.stringify(got.columns)} != ${JSON.stringify(want.columns)}`;
-  for (let i = 0; i < Math.max(got.rows.length, want.rows.length); i++) {
-    const a = JSON.stringify(got.rows[i]);
-    const b = JSON.stringify(want.rows[i]);
-    if (a !== b) return `row ${i + 1}: ${a} != ${b} (${got.rows.length} rows read, ${want.rows.length} expected)`;
-  }
-  return undefined;
 }
 
 const python = findPython(['csv']);

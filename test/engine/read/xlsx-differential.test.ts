@@ -16,6 +16,7 @@ import { openInput } from '../../../src/engine/read/index.js';
 import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
+import { firstDifference, readTable } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'xlsx-probe', 'generate.py');
 const LIBREOFFICE = join(ROOT, 'test', 'fixtures', 'xlsx-probe', 'libreoffice');
@@ -36,32 +37,6 @@ interface ProbeBook {
   empty: boolean;
   columns: string[];
   rows: Row[];
-}
-
-type Reading = { columns: string[]; rows: Row[] } | { refused: unknown };
-
-async function readTable(file: string, sheet: string): Promise<Reading> {
-  try {
-    const table = await (await openInput({ file })).open({ sheet });
-    const rows: Row[] = [];
-    for await (const batch of table.batches) rows.push(...batch.rows);
-    return { columns: table.columns, rows };
-  } catch (error) {
-    return { refused: error };
-  }
-}
-
-/** The first cell where two tables differ, said in a line, or undefined when they are the same. */
-function firstDifference(got: { columns: string[]; rows: Row[] }, want: { columns: string[]; rows: Row[] }): string | undefined {
-  if (JSON.stringify(got.columns) !== JSON.stringify(want.columns)) return `columns ${JSON.stringify(got.columns)} != ${JSON.stringify(want.columns)}`;
-  for (let i = 0; i < Math.max(got.rows.length, want.rows.length); i++) {
-    const a = got.rows[i];
-    const b = want.rows[i];
-    if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    const cells = (a ?? []).flatMap((cell, c) => (cell === b?.[c] ? [] : [`column ${c + 1}: ${JSON.stringify(cell)} != ${JSON.stringify(b?.[c])}`]));
-    return `row ${i + 1}: ${cells.slice(0, 3).join('; ') || `${JSON.stringify(a)} != ${JSON.stringify(b)}`} (${got.rows.length} rows read, ${want.rows.length} expected)`;
-  }
-  return undefined;
 }
 
 const python = findPython(['openpyxl', 'xlsxwriter']);

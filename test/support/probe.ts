@@ -1,0 +1,37 @@
+/** Helpers of the differential probes (CSV, XLSX, JSON readers against Python's readers): read a file as our reader does, and name the first cell where two tables differ. */
+import { openInput } from '../../src/engine/read/index.js';
+import type { Row } from '../../src/engine/types.js';
+
+/** A table as read, or the error that refused it. */
+export type Reading = { columns: string[]; rows: Row[] } | { refused: unknown };
+
+/** Reads `file` (its `sheet`, for a workbook) through the engine's reader, as the dry run does. */
+export async function readTable(file: string, sheet?: string): Promise<Reading> {
+  try {
+    const table = await (await openInput({ file })).open(sheet === undefined ? {} : { sheet });
+    const rows: Row[] = [];
+    for await (const batch of table.batches) rows.push(...batch.rows);
+    return { columns: table.columns, rows };
+  } catch (error) {
+    return { refused: error };
+  }
+}
+
+/** The first place where two tables differ (the columns, or a row's first three differing cells), said in a line; undefined when they are the same. */
+export function firstDifference(got: { columns: string[]; rows: Row[] }, want: { columns: string[]; rows: Row[] }): string | undefined {
+  if (JSON.stringify(got.columns) !== JSON.stringify(want.columns)) return `columns ${JSON.stringify(got.columns)} != ${JSON.stringify(want.columns)}`;
+  for (let i = 0; i < Math.max(got.rows.length, want.rows.length); i++) {
+    const a = got.rows[i];
+    const b = want.rows[i];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    const width = Math.max(a?.length ?? 0, b?.length ?? 0);
+    const cells: string[] = [];
+    for (let c = 0; c < width && cells.length < 3; c++) {
+      const x = JSON.stringify(a?.[c]);
+      const y = JSON.stringify(b?.[c]);
+      if (x !== y) cells.push(`column ${JSON.stringify(want.columns[c] ?? c + 1)}: ${x?.slice(0, 200)} != ${y?.slice(0, 200)}`);
+    }
+    return `row ${i + 1}: ${cells.join('; ')} (${got.rows.length} rows read, ${want.rows.length} expected)`;
+  }
+  return undefined;
+}
