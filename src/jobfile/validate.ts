@@ -10,7 +10,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isAlias, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import type { PipelineSchema, RowDroppingRule } from '../contract/index.js';
-import { exactNumber, orderedObject } from '../contract/json.js';
+import { exactNumber, NumberText, orderedObject } from '../contract/json.js';
 import { parseSheetsLink, sheetsBaseUrl } from '../engine/read/sheets-link.js';
 import { regexProblem, replacementProblem } from '../engine/regex.js';
 import { UsageError, type JobFileProblem } from '../errors.js';
@@ -522,7 +522,11 @@ class Walker {
     const node = this.deref(value);
     if (node === INVALID) return INVALID;
     this.visit(node);
-    if (isScalar(node)) return this.dataScalar(node);
+    if (isScalar(node)) {
+      const v = this.dataScalar(node);
+      // Inside a nested value, a number kept as its text stays a number in the value's JSON (as for JSON rows).
+      return this.ancestors.size > 0 && typeof node.value === 'number' && typeof v === 'string' ? new NumberText(v) : v;
+    }
     if (!isSeq(node) && !isMap(node)) return null;
     if (this.ancestors.size >= MAX_DEPTH) return this.error(node, `values nest more than ${MAX_DEPTH} levels deep here; write the value out flat.`);
     this.ancestors.add(node);

@@ -55,6 +55,13 @@ describe('integers a double cannot hold', () => {
     expect(await readFile(join(dir, 'inline.out.csv'), 'utf8')).toBe('id,qty\n12345678901234567890,3\n');
   });
 
+  it('inline YAML rows keep a number a double would change inside a nested value a number, as JSON rows do', async () => {
+    await writeFile(join(dir, 'nested.yaml'), 'version: 1\ninput:\n  rows:\n    - {id: 1, range: {max: 1e400, step: 0.30000000000000000001, n: 2}, tags: [1e400, x]}\n');
+    const r = await cli(['dry-run', join(dir, 'nested.yaml')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(dir, 'nested.out.csv'), 'utf8')).toBe('id,range,tags\n1,"{""max"":1e400,""step"":0.30000000000000000001,""n"":2}","[1e400,""x""]"\n');
+  });
+
   it('rows sent to import serve (input.rowsFile) arrive digit for digit', async () => {
     await writeFile(join(dir, 'serve.yaml'), 'version: 1\npipeline: p\ninput: {rowsFile: rows.json}\n');
     const run = await cli(['run', join(dir, 'serve.yaml'), '--yes', '-o', 'json']);
