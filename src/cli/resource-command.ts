@@ -2,6 +2,7 @@
  * The shared flow of `import <resource> get|update`: read, merge flags and `--data` through the
  * job-file translation, validate, send the complete resource, print it.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
@@ -135,8 +136,9 @@ export async function readData(value: string, deps: Deps): Promise<{ value: unkn
     where = `--data ${value}`;
     if (!file) throw new UsageError('--data @ needs a file name, e.g. --data @body.json.');
     try {
-      text = await readFile(resolve(deps.cwd, file), 'utf8');
+      text = await utf8Text(await readFile(resolve(deps.cwd, file)), file);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable' : code === 'EISDIR' ? 'is a folder' : `cannot be read (${code})`;
       throw new UsageError(`${where}: the file ${file} ${why}; pass a JSON file with the request body.`);
@@ -160,12 +162,22 @@ async function readDataBody<K extends ResourceName>(key: K, value: string, deps:
   return dataBody(key, json, where);
 }
 
-/** Reads all of stdin as UTF-8 text; on a terminal, first says what is expected (else it looks like a hang). */
+/**
+ * Reads all of stdin as UTF-8 text; on a terminal, first says what is expected (else it looks like a
+ * hang). A byte that is not UTF-8 is refused at `stdin:line:col`, never decoded to U+FFFD.
+ */
 export async function readStdin(io: IO, what: string): Promise<string> {
   if (io.isStdinTTY) io.status(`Reading ${what} from stdin; end with Ctrl-D.`);
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return utf8Text(Buffer.concat(chunks), 'stdin');
+}
+
+/** `bytes` as UTF-8 text, or a UsageError naming the first byte that is not UTF-8 at `display:line:col`. */
+async function utf8Text(bytes: Buffer, display: string): Promise<string> {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  const { invalidText } = await import('../engine/read/csv.js');
+  throw await invalidText(bytes, display, 'utf-8', 'json');
 }
 
 /** Help text of `--data` on every update. */

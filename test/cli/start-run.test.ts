@@ -168,6 +168,22 @@ describe('import start', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('refuses rows or a request body on stdin, or in a --data @file, holding a byte that is not UTF-8, with exit 2 and no request', async () => {
+    const latin1 = Buffer.concat([Buffer.from('[{"name":"Ren'), Buffer.from([0xe9]), Buffer.from('e"}]')]);
+    const rows = await cli(['start', '--json-data', '-'], { input: latin1 });
+    expect(rows.stderr).toBe('error: stdin:1:14 holds the byte 0xE9 ("é" in Windows-1252), which is not UTF-8: the file was saved in another encoding; save it as UTF-8 or convert it (iconv -f WINDOWS-1252 -t UTF-8 FILE > utf8.json) and retry.\n');
+    expect(rows.exitCode).toBe(2);
+    const body = Buffer.concat([Buffer.from('{"columnFieldMapping": {"in.csv": {"caf'), Buffer.from([0xe9]), Buffer.from('": {"field": "cafe"}}}}')]);
+    const update = await cli(['fields', 'update', 'J1', '--data', '-'], { input: body });
+    expect(update.stderr).toMatch(/^error: stdin:1:40 holds the byte 0xE9 .*which is not UTF-8/);
+    expect(update.exitCode).toBe(2);
+    writeFileSync(join(dir, 'body-latin1.json'), body);
+    const fromFile = await cli(['fields', 'update', 'J1', '--data', '@body-latin1.json']);
+    expect(fromFile.stderr).toMatch(/^error: body-latin1\.json:1:40 holds the byte 0xE9 .*which is not UTF-8/);
+    expect(fromFile.exitCode).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('names the file in --json-data errors', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '[1]');

@@ -256,15 +256,15 @@ function nulByte(path: string, display: string, encoding: string): UsageError {
 }
 
 /**
- * The UsageError for bytes that are not valid text (re-reads the file): the first bad byte's
+ * The UsageError for bytes that are not valid text (`source`: the file, re-read, or the bytes): the first bad byte's
  * `file:line:col`, what it is in Windows-1252 (LibreOffice's and Excel's legacy CSV encodings save
  * é, € and smart quotes as single bytes), and how to save or convert the file as UTF-8.
  */
-export async function invalidText(path: string, display: string, encoding: string, format: 'csv' | 'json' = 'csv'): Promise<UsageError> {
+export async function invalidText(source: string | Buffer, display: string, encoding: string, format: 'csv' | 'json' = 'csv'): Promise<UsageError> {
   if (encoding !== 'utf-8') {
     return new UsageError(`${display} is not valid ${encoding.toUpperCase()} text; save the file as UTF-8 and retry.`);
   }
-  const found = await firstInvalidUtf8(path);
+  const found = await firstInvalidUtf8(typeof source === 'string' ? createReadStream(source, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer> : [source]);
   if (!found) return new UsageError(`${display} is not valid UTF-8 text; save the file as UTF-8 and retry.`);
   const { line, column, byte, isCrOnly } = found;
   const hex = `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -279,8 +279,8 @@ export async function invalidText(path: string, display: string, encoding: strin
   );
 }
 
-/** Where the first byte that is not UTF-8 is: 1-based line and column (characters), the byte, and whether lines end in a lone CR; undefined when the file is valid UTF-8. */
-async function firstInvalidUtf8(path: string): Promise<{ line: number; column: number; byte: number; isCrOnly: boolean } | undefined> {
+/** Where the first byte that is not UTF-8 is in some bytes (a file's chunks): 1-based line and column (characters), the byte, and whether lines end in a lone CR; undefined when they are valid UTF-8. */
+async function firstInvalidUtf8(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<{ line: number; column: number; byte: number; isCrOnly: boolean } | undefined> {
   // Line break bytes (CR, LF) never occur inside a multi-byte UTF-8 sequence, so lines check alone;
   // any break counts (LF, CRLF, lone CR), as the file's own is not known yet.
   let line = 1;
@@ -295,7 +295,7 @@ async function firstInvalidUtf8(path: string): Promise<{ line: number; column: n
     const at = invalidUtf8At(whole);
     return { line, column: at.column, byte: whole[at.index] ?? 0, isCrOnly: sawCR && !sawLF };
   };
-  for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>) {
+  for await (const chunk of chunks) {
     let start = 0;
     for (;;) {
       const lf = chunk.indexOf(10, start);

@@ -39,7 +39,7 @@ export function withoutBom(text: string): string {
  */
 export async function readRowsText(path: string, display: string): Promise<string> {
   const bytes = await readFile(path);
-  if (!isUtf8(bytes)) throw await invalidText(path, display, 'utf-8', 'json');
+  if (!isUtf8(bytes)) throw await invalidText(bytes, display, 'utf-8', 'json');
   return withoutBom(bytes.toString('utf8'));
 }
 
