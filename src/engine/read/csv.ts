@@ -1074,16 +1074,14 @@ export async function sniffCsvFile(path: string, display: string, forced: string
  * an LF in a CR file); undefined if none (error path only: Papa Parse's InvalidQuotes gives the field's start).
  */
 function closingQuote(text: string, from: number, delimiter: string, newline: Newline): { quote: number; after: number; isStrayBreak: boolean } | undefined {
-  for (let i = text.indexOf('"', from); i !== -1; i = text.indexOf('"', i + 1)) {
-    if (text[i + 1] === '"') { i++; continue; }
-    let after = i + 1;
-    while (text[after] === ' ') after++; // Papa Parse allows spaces between a closing quote and what ends the field
-    const next = text[after];
-    if (next === undefined || next === delimiter || next === newline) return undefined;
-    if (newline === '\n' && next === '\r' && text[after + 1] === '\n') return undefined; // CRLF
-    return { quote: i, after, isStrayBreak: next === (newline === '\n' ? '\r' : '\n') };
-  }
-  return undefined;
+  const quote = quotedFieldEnd(text, from - 1);
+  if (quote === -1) return undefined;
+  let after = quote + 1;
+  while (text[after] === ' ') after++; // Papa Parse allows spaces between a closing quote and what ends the field
+  const next = text[after];
+  if (next === undefined || next === delimiter || next === newline) return undefined;
+  if (newline === '\n' && next === '\r' && text[after + 1] === '\n') return undefined; // CRLF
+  return { quote, after, isStrayBreak: next === (newline === '\n' ? '\r' : '\n') };
 }
 
 /** The offset of the quote that closes the quoted field opened at `open`, past doubled quotes; -1 when none does. */
