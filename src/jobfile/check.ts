@@ -278,6 +278,18 @@ export function combiningWithoutColumns(field: string, columns: readonly string[
   return `config.combining.${field} does nothing: the mapping ${given} to "${field}", and combining joins two or more columns; map the other columns to "${field}" under config.mapping, or remove this entry.`;
 }
 
+/**
+ * The combining entries of the job file whose field `mapping` (input column -> field, in column
+ * order) gives fewer than two columns, with the columns it does give: the job file's own mapping
+ * for `validate`, the one applied (over the suggestions) for the dry run.
+ */
+export function idleCombining(job: JobFile, mapping: Record<string, string | null>): { field: string; columns: string[] }[] {
+  const pairs = entriesInOrder(mapping);
+  return entriesInOrder(job.config.combining ?? {})
+    .map(([field]) => ({ field, columns: pairs.filter(([, f]) => f === field).map(([c]) => c) }))
+    .filter(({ columns }) => columns.length < 2);
+}
+
 /** Whether two unit strings name the same unit (UTC_p0 and UTC_m0 are one zone). */
 function isSameUnit(a: string, b: string): boolean {
   const ha = utcOffsetHours(a);
@@ -312,9 +324,8 @@ export function jobFileWarnings(job: JobFile, facts: KnownFacts, displayPath: st
   // could add a column only where the job file leaves some unmapped, so no columns is said only
   // when the file maps every one.
   const everyColumnMapped = fieldsFromMapping(job, facts) !== undefined;
-  for (const [field] of entriesInOrder(config.combining ?? {})) {
-    const columns = mapping.filter(([, f]) => f === field).map(([c]) => c);
-    if (columns.length === 1 || (columns.length === 0 && everyColumnMapped)) at(['config', 'combining', field], combiningWithoutColumns(field, columns));
+  for (const { field, columns } of idleCombining(job, config.mapping ?? {})) {
+    if (columns.length === 1 || everyColumnMapped) at(['config', 'combining', field], combiningWithoutColumns(field, columns));
   }
 
   // The schema says which unit the pipeline expects a field in: a conversion to another gives it values in the wrong unit.

@@ -3,8 +3,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { withExamples } from '../program.js';
-import type { JobConfig } from '../../contract/index.js';
-import { UsageError, type JobFileProblem } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { JobFile } from '../../jobfile/types.js';
 import type { Report } from '../../engine/types.js';
 import { countOf } from '../io.js';
@@ -36,9 +35,10 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   const offline = await checks.checkOffline(job, deps, checks.DRY_RUN);
   checks.throwProblems(offline.problems);
   checks.printWarnings(offline.warnings, deps);
-  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff, needsReview }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn, ruleLocator, combiningWithoutColumns }] = await Promise.all([
+  const [{ runJob }, { desiredBodies }, { diffConfig, formatDiff, needsReview }, { startWebhookBody }, { openJobInput }, { startProgress }, { requiredFieldsWithoutColumn, ruleLocator, combiningWithoutColumns, idleCombining }, { flatMapping }] = await Promise.all([
     import('../../engine/pipeline.js'), import('../../jobfile/translate.js'), import('../../jobfile/diff.js'),
     import('../../engine/metadata.js'), import('../job-input.js'), import('../progress.js'), import('../../jobfile/check.js'),
+    import('../../contract/translate.js'),
   ]);
   const gates = opts.gate ? await import('../job-plan.js') : undefined;
   const rejectsAs = opts.rejects === undefined ? undefined : rejectsFormat(opts.rejects);
@@ -72,7 +72,13 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
       const applied = desiredBodies(job.config, resources);
       entries = diffConfig(job.config, resources, minConfidence);
       emptyFields = requiredFieldsWithoutColumn(applied, resources.fields);
-      warnIdleCombining(job, applied, { said: offline.warnings, file: checks.shownPath(job, deps), message: combiningWithoutColumns }, deps);
+      // A combining entry the applied mapping gives fewer than two columns does nothing: said at the entry, unless validation said it.
+      for (const { field, columns } of idleCombining(job, flatMapping(applied.fields.columnFieldMapping))) {
+        const text = combiningWithoutColumns(field, columns);
+        if (offline.warnings.some((w) => w.message === text)) continue;
+        const pos = job.positionOf(['config', 'combining', field]) ?? { line: 1, col: 1 };
+        deps.io.warn(`${checks.shownPath(job, deps)}:${pos.line}:${pos.col}: ${text}`);
+      }
       // As `run` does before it updates or runs anything; here, before a row is written.
       if (gates && !opts.gate?.yes) gates.checkReviewGate({ needsReview: needsReview(entries), emptyFields, minConfidence }, job);
       return applied;
@@ -124,28 +130,6 @@ export async function dryRun(opts: DryRunOptions, deps: Deps): Promise<void> {
   deps.io.status(`Wrote ${countOf(result.report.rowsOut, 'row')} to ${outName}${format === 'excel' ? ' (Excel)' : ''}`);
   if (rejects) deps.io.status(`Wrote ${extras.rejectCount()} rejected rows and emptied cells to ${rejects.name}`);
   if (htmlReport) deps.io.status(`Wrote the report to ${htmlReport.name}`);
-}
-
-/**
- * A combining entry whose field the applied mapping (the job file's over the suggestions) gives
- * fewer than two columns does nothing: said at the entry, unless validation already said it.
- */
-function warnIdleCombining(
-  job: JobFile, applied: Required<JobConfig>,
-  { said, file, message }: { said: JobFileProblem[]; file: string; message: (field: string, columns: string[]) => string }, deps: Deps,
-): void {
-  const columnsOf = new Map<string, string[]>();
-  for (const columns of Object.values(applied.fields.columnFieldMapping)) {
-    for (const [column, m] of Object.entries(columns)) columnsOf.set(m.field, [...(columnsOf.get(m.field) ?? []), column]);
-  }
-  for (const field of Object.keys(job.config.combining ?? {})) {
-    const columns = columnsOf.get(field) ?? [];
-    if (columns.length >= 2) continue;
-    const text = message(field, columns);
-    if (said.some((w) => w.message === text)) continue;
-    const pos = job.positionOf(['config', 'combining', field]) ?? { line: 1, col: 1 };
-    deps.io.warn(`${file}:${pos.line}:${pos.col}: ${text}`);
-  }
 }
 
 /**
