@@ -1,4 +1,8 @@
-/** Helpers of the differential probes (CSV, XLSX, JSON readers against Python's readers): read a file as our reader does, and name the first cell where two tables differ. */
+/** Helpers of the differential probes (CSV, XLSX, JSON readers against Python's readers): make the files with a probe's generator, read one as our reader does, and name the first cell where two tables differ. */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { openInput } from '../../src/engine/read/index.js';
 import type { Row } from '../../src/engine/types.js';
 
@@ -34,4 +38,25 @@ export function firstDifference(got: { columns: string[]; rows: Row[] }, want: {
     return `row ${i + 1}: ${cells.join('; ')} (${got.rows.length} rows read, ${want.rows.length} expected)`;
   }
   return undefined;
+}
+
+/** The manifest.json a probe's generator writes into `dir`: one entry per file it made. */
+export async function readManifest<T>(dir: string): Promise<T[]> {
+  return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as T[];
+}
+
+/**
+ * Runs a probe's seeded generator (`python [pythonArgs] generator DIR --seed S --count N`) into a
+ * new temp folder (`import-<name>-probe-*`, removed again if the generator fails) and reads its manifest.
+ */
+export async function generateProbe<T>(
+  python: string, generator: string, name: string, seed: number, count: number, options: { pythonArgs?: string[]; timeoutMs?: number } = {},
+): Promise<{ dir: string; manifest: T[] }> {
+  const dir = await mkdtemp(join(tmpdir(), `import-${name}-probe-`));
+  const made = spawnSync(python, [...(options.pythonArgs ?? []), generator, dir, '--seed', String(seed), '--count', String(count)], { encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
+  if (made.status !== 0) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`${basename(generator)} failed: ${made.stderr}`);
+  }
+  return { dir, manifest: await readManifest<T>(dir) };
 }

@@ -5,15 +5,14 @@
  * also through the real CLI's dry run, its output read back by the csv module. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
-import { firstDifference, readTable } from '../../support/probe.js';
+import { firstDifference, generateProbe, readTable } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'csv-probe', 'generate.py');
 const SEED = 4180;
@@ -35,10 +34,7 @@ let probe: ProbeFile[] = [];
 
 beforeAll(async () => {
   if (!python) return;
-  dir = await mkdtemp(join(tmpdir(), 'import-csv-probe-'));
-  const made = spawnSync(python, [GENERATOR, dir, '--seed', String(SEED), '--count', String(COUNT)], { encoding: 'utf8', timeout: 60_000 });
-  if (made.status !== 0) throw new Error(`generate.py failed: ${made.stderr}`);
-  probe = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ProbeFile[];
+  ({ dir, manifest: probe } = await generateProbe<ProbeFile>(python, GENERATOR, 'csv', SEED, COUNT));
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });

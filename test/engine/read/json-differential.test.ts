@@ -6,8 +6,7 @@
  * run's `input.rowsFile` and as rows sent to `import serve`. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
@@ -15,7 +14,7 @@ import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { startEmulator, type Emulator } from '../../support/emulator.js';
 import { findPython, noPythonReason } from '../../support/python.js';
-import { firstDifference, readTable } from '../../support/probe.js';
+import { firstDifference, generateProbe, readTable } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'json-probe', 'generate.py');
 const SEED = 5301;
@@ -41,10 +40,7 @@ let probe: ProbeFile[] = [];
 
 beforeAll(async () => {
   if (!python) return;
-  dir = await mkdtemp(join(tmpdir(), 'import-json-probe-'));
-  const made = spawnSync(python, [GENERATOR, dir, '--seed', String(SEED), '--count', String(COUNT)], { encoding: 'utf8', timeout: 60_000 });
-  if (made.status !== 0) throw new Error(`generate.py failed: ${made.stderr}`);
-  probe = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ProbeFile[];
+  ({ dir, manifest: probe } = await generateProbe<ProbeFile>(python, GENERATOR, 'json', SEED, COUNT));
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -7,8 +7,7 @@
  * also through the real CLI's dry run. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
@@ -16,7 +15,7 @@ import { openInput } from '../../../src/engine/read/index.js';
 import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
-import { firstDifference, readTable } from '../../support/probe.js';
+import { firstDifference, generateProbe, readManifest, readTable } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'xlsx-probe', 'generate.py');
 const LIBREOFFICE = join(ROOT, 'test', 'fixtures', 'xlsx-probe', 'libreoffice');
@@ -45,11 +44,10 @@ let probe: ProbeBook[] = [];
 
 beforeAll(async () => {
   if (!python) return;
-  dir = await mkdtemp(join(tmpdir(), 'import-xlsx-probe-'));
-  const made = spawnSync(python, ['-W', 'ignore', GENERATOR, dir, '--seed', String(SEED), '--count', String(COUNT)], { encoding: 'utf8', timeout: 120_000 });
-  if (made.status !== 0) throw new Error(`generate.py failed: ${made.stderr}`);
-  const load = async (folder: string) => (JSON.parse(await readFile(join(folder, 'manifest.json'), 'utf8')) as ProbeBook[]).map((book) => ({ ...book, path: join(folder, book.file) }));
-  probe = [...await load(dir), ...await load(LIBREOFFICE)];
+  const made = await generateProbe<ProbeBook>(python, GENERATOR, 'xlsx', SEED, COUNT, { pythonArgs: ['-W', 'ignore'], timeoutMs: 120_000 });
+  dir = made.dir;
+  const located = (folder: string, books: ProbeBook[]) => books.map((book) => ({ ...book, path: join(folder, book.file) }));
+  probe = [...located(dir, made.manifest), ...located(LIBREOFFICE, await readManifest<ProbeBook>(LIBREOFFICE))];
 }, 150_000);
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
