@@ -5,7 +5,7 @@
  * sequential result. IMPORT_ENGINE_TRACE=1 makes the engine say which path it took.
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { partAims } from '../../src/engine/parallel/run.js';
@@ -89,9 +89,9 @@ async function setup(opts: Options): Promise<string> {
 }
 
 /** Runs the dry run with -o json (and `args`), one thread or the default, and returns what to compare. */
-async function dryRun(dir: string, threads: 'one' | 'default', out: string, args: string[] = []) {
+async function dryRun(dir: string, threads: 'one' | 'two' | 'default', out: string, args: string[] = []) {
   const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, out), ...args], {
-    env: { IMPORT_ENGINE_THREADS: threads === 'one' ? '1' : undefined, IMPORT_ENGINE_TRACE: '1' },
+    env: { IMPORT_ENGINE_THREADS: { one: '1', two: '2', default: undefined }[threads], IMPORT_ENGINE_TRACE: '1' },
     timeoutMs: 60_000,
   });
   return r;
@@ -140,7 +140,8 @@ describe('import dry-run with two threads', () => {
     const job = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace(/^input:/m, 'options:\n  outputFileType: excel\ninput:');
     await writeFile(join(dir, 'job.yaml'), job);
     await writeFile(join(dir, 'customers.csv'), (await readFile(join(dir, 'customers.csv'), 'utf8')).replace(/(user\d*77)@/g, '$1\x07@'));
-    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.xlsx'), dryRun(dir, 'default', 'two.xlsx')]);
+    // IMPORT_ENGINE_THREADS=2: on two cores an Excel output otherwise runs on one thread (the next test).
+    const [one, two] = await Promise.all([dryRun(dir, 'one', 'one.xlsx'), dryRun(dir, 'two', 'two.xlsx')]);
     expect(one.exitCode, one.stderr).toBe(0);
     expect(two.exitCode, two.stderr).toBe(0);
     expect(two.stderr).toContain('engine: 2 threads');
@@ -149,6 +150,20 @@ describe('import dry-run with two threads', () => {
     const [ja, jb] = [JSON.parse(one.stdout), JSON.parse(two.stdout)];
     expect(ja.report.warnings).toEqual([expect.stringMatching(/^Excel output: \d+ character\(s\) that XML cannot hold/)]);
     expect(jb.report).toEqual(ja.report);
+  }, 120_000);
+
+  it('writes Excel output on one thread on two cores, where its compression takes the other, and two with more', async () => {
+    const dir = await setup({ rows: 110_000 });
+    const job = (await readFile(join(dir, 'job.yaml'), 'utf8')).replace(/^input:/m, 'options:\n  outputFileType: excel\ninput:');
+    await writeFile(join(dir, 'job.yaml'), job);
+    const run = await dryRun(dir, 'default', 'out.xlsx');
+    expect(run.exitCode, run.stderr).toBe(0);
+    if (availableParallelism() <= 2) {
+      expect(run.stderr).toContain('engine: 1 thread (Excel output on two cores: its compression takes the other)');
+      expect(run.stderr).not.toContain('engine: 2 threads');
+    } else {
+      expect(run.stderr).toContain('engine: 2 threads');
+    }
   }, 120_000);
 
   /** Runs a generated file both ways: the default run says `said` (and not `unsaid`) and gives one thread's bytes and report. */
