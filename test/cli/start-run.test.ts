@@ -263,8 +263,8 @@ describe('import run <jobId>', () => {
   it('treats a .yaml argument as a job file, not a job id', async () => {
     const res = await cli(['run', 'missing-job.yaml']);
     expect(res.exitCode).toBe(2);
-    // Either the job-file runner reports the missing file, or this build has no job-file runner yet.
-    expect(res.stderr).toMatch(/missing-job\.yaml|job files are not supported yet/);
+    // The job-file runner reports the missing file.
+    expect(res.stderr).toMatch(/missing-job\.yaml/);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -128,19 +128,7 @@ export function runJobFileOptions(jobFile: string, raw: RunFlags): RunJobFileOpt
 
 /** Runs a job file through run-jobfile.ts, loaded only when a job file is given. */
 export async function runJobFile(opts: RunJobFileOptions, deps: Deps): Promise<void> {
-  // A variable specifier: the module is added by the job-file issue and may not exist in this build.
-  const specifier = './run-jobfile.js';
-  let mod: { runJobFile(opts: RunJobFileOptions, deps: Deps): Promise<void> };
-  try {
-    mod = await import(specifier);
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    // Only run-jobfile.js itself missing means "not in this build"; a module it imports failing is a real error.
-    if (e.code === 'ERR_MODULE_NOT_FOUND' && /Cannot find module '[^']*run-jobfile\.js'/.test(e.message)) {
-      throw new UsageError(`job files are not supported yet by this build of import; run the job with \`import start\` and \`import run <jobId>\` instead of ${opts.jobFile}.`);
-    }
-    throw error;
-  }
+  const mod = await import('./run-jobfile.js');
   return mod.runJobFile(opts, deps);
 }
 
