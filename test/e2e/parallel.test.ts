@@ -88,7 +88,7 @@ async function setup(opts: Options): Promise<string> {
   return dir;
 }
 
-/** Runs the dry run with -o json (and `args`), one thread or the default, and returns what to compare. */
+/** Runs the dry run with -o json (and `args`): one thread, two (IMPORT_ENGINE_THREADS=2) or the default; returns what to compare. */
 async function dryRun(dir: string, threads: 'one' | 'two' | 'default', out: string, args: string[] = []) {
   const r = await runCli(['dry-run', join(dir, 'job.yaml'), '-o', 'json', '--out', join(dir, out), ...args], {
     env: { IMPORT_ENGINE_THREADS: { one: '1', two: '2', default: undefined }[threads], IMPORT_ENGINE_TRACE: '1' },
