@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { openInput } from '../../src/engine/read/index.js';
 import type { Row } from '../../src/engine/types.js';
 
@@ -49,7 +50,7 @@ export async function readManifest<T>(dir: string): Promise<T[]> {
  * Runs a probe's seeded generator (`python [pythonArgs] generator DIR --seed S --count N`) into a
  * new temp folder (`import-<name>-probe-*`, removed again if the generator fails) and reads its manifest.
  */
-export async function generateProbe<T>(
+async function generateProbe<T>(
   python: string, generator: string, name: string, seed: number, count: number, options: { pythonArgs?: string[]; timeoutMs?: number } = {},
 ): Promise<{ dir: string; manifest: T[] }> {
   const dir = await mkdtemp(join(tmpdir(), `import-${name}-probe-`));
@@ -59,4 +60,23 @@ export async function generateProbe<T>(
     throw new Error(`${basename(generator)} failed: ${made.stderr}`);
   }
   return { dir, manifest: await readManifest<T>(dir) };
+}
+
+/**
+ * A test file's probe files: made by the generator before the file's tests (when `python` was
+ * found; see generateProbe) and removed after them. The object returned is filled in then.
+ */
+export function useProbe<T>(
+  python: string | undefined, generator: string, name: string, seed: number, count: number,
+  options: { pythonArgs?: string[]; timeoutMs?: number; hookTimeoutMs?: number } = {},
+): { dir: string; manifest: T[] } {
+  const made: { dir: string; manifest: T[] } = { dir: '', manifest: [] };
+  beforeAll(async () => {
+    if (!python) return;
+    Object.assign(made, await generateProbe<T>(python, generator, name, seed, count, options));
+  }, options.hookTimeoutMs);
+  afterAll(async () => {
+    if (made.dir) await rm(made.dir, { recursive: true, force: true });
+  });
+  return made;
 }

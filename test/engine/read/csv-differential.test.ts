@@ -5,14 +5,14 @@
  * also through the real CLI's dry run, its output read back by the csv module. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
-import { firstDifference, generateProbe, readTable } from '../../support/probe.js';
+import { firstDifference, readTable, useProbe } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'csv-probe', 'generate.py');
 const SEED = 4180;
@@ -29,26 +29,17 @@ interface ProbeFile {
 }
 
 const python = findPython(['csv']);
-let dir: string;
-let probe: ProbeFile[] = [];
-
-beforeAll(async () => {
-  if (!python) return;
-  ({ dir, manifest: probe } = await generateProbe<ProbeFile>(python, GENERATOR, 'csv', SEED, COUNT));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const made = useProbe<ProbeFile>(python, GENERATOR, 'csv', SEED, COUNT);
 
 describe('the CSV reader against Python\'s csv module', () => {
   it('reads every file csv.writer wrote as written, cell by cell, and an ambiguous one as the csv module does or refuses it in a sentence', async (context) => {
     if (!python) return context.skip(noPythonReason(['csv'], 'python3'));
-    expect(probe).toHaveLength(COUNT);
+    expect(made.manifest).toHaveLength(COUNT);
     const problems: string[] = [];
     let asWritten = 0;
     let refused = 0;
-    for (const entry of probe) {
-      const path = join(dir, entry.file);
+    for (const entry of made.manifest) {
+      const path = join(made.dir, entry.file);
       const got = await readTable(path);
       if ('refused' in got) {
         const error = got.refused;
@@ -72,14 +63,14 @@ describe('the CSV reader against Python\'s csv module', () => {
   it('dry-runs files through the CLI with every column as text, its output read back by the csv module cell by cell as written', async (context) => {
     if (!python) return context.skip(noPythonReason(['csv'], 'python3'));
     // The large files (past the read chunk) and the first others; every one passes (the rest cost time).
-    const readable = probe.filter((entry) => !entry.ambiguous && entry.rows.length > 0);
+    const readable = made.manifest.filter((entry) => !entry.ambiguous && entry.rows.length > 0);
     const chosen = [...readable.filter((entry) => entry.rows.length > 100), ...readable.filter((entry) => entry.rows.length <= 100).slice(0, 10)];
     expect(chosen.length).toBeGreaterThan(12);
     for (const entry of chosen) {
-      const job = join(dir, `${entry.file}.yaml`);
+      const job = join(made.dir, `${entry.file}.yaml`);
       const types = entry.columns.map((column) => `    ${JSON.stringify(column)}: rich_text\n`).join('');
       await writeFile(job, `version: 1\npipeline: p\ninput: {file: ${JSON.stringify(entry.file)}}\nconfig:\n  dataTypes:\n${types}`);
-      const out = join(dir, `${entry.file}.out.csv`);
+      const out = join(made.dir, `${entry.file}.out.csv`);
       const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
       expect(r.exitCode, `${entry.file} (${entry.case}): ${r.stderr}`).toBe(0);
       const back = spawnSync(python, ['-c', 'import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))))', out], { encoding: 'utf8', maxBuffer: 1 << 28 });

@@ -6,7 +6,7 @@
  * run's `input.rowsFile` and as rows sent to `import serve`. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
@@ -14,7 +14,7 @@ import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { startEmulator, type Emulator } from '../../support/emulator.js';
 import { findPython, noPythonReason } from '../../support/python.js';
-import { firstDifference, generateProbe, readTable } from '../../support/probe.js';
+import { firstDifference, readTable, useProbe } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'json-probe', 'generate.py');
 const SEED = 5301;
@@ -35,16 +35,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 const wellFormed = (cell: string | null) => (cell === null ? '' : cell.replace(/\p{Surrogate}/gu, '\ufffd'));
 
 const python = findPython(['json', 'csv']);
-let dir: string;
-let probe: ProbeFile[] = [];
-
-beforeAll(async () => {
-  if (!python) return;
-  ({ dir, manifest: probe } = await generateProbe<ProbeFile>(python, GENERATOR, 'json', SEED, COUNT));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const made = useProbe<ProbeFile>(python, GENERATOR, 'json', SEED, COUNT);
 
 /** A job file giving every column the text type, so cells reach the output as read. */
 function textJob(input: string, columns: string[], pipeline = ''): string {
@@ -62,8 +53,8 @@ function readCsv(path: string): string[][] {
 /** Files the CLI checks take: the fixed cases and the first random ones whose column names a job file can hold. */
 function cliFiles(count: number): ProbeFile[] {
   const plain = (entry: ProbeFile) => entry.refused === null && entry.columns!.every((c) => c.trim() !== '' && !/[\p{Surrogate}\0\t]/u.test(c));
-  const fixed = probe.filter((entry) => entry.case.startsWith('every number') || entry.case.startsWith('integer-like'));
-  const random = probe.filter((entry) => entry.case.startsWith('rows') && plain(entry));
+  const fixed = made.manifest.filter((entry) => entry.case.startsWith('every number') || entry.case.startsWith('integer-like'));
+  const random = made.manifest.filter((entry) => entry.case.startsWith('rows') && plain(entry));
   // A file with a byte-order mark among them, then the first others.
   const bom = random.find((entry) => entry.case.endsWith('BOM'))!;
   return [...fixed, bom, ...random.filter((entry) => entry !== bom).slice(0, count - 1)];
@@ -72,12 +63,12 @@ function cliFiles(count: number): ProbeFile[] {
 describe('the JSON rows reader against Python\'s json module', () => {
   it('reads every file json.dumps wrote as the rules say, cell by cell, and refuses a repeated key or too deep nesting at its line:col', async (context) => {
     if (!python) return context.skip(noPythonReason(['json', 'csv'], 'python3'));
-    expect(probe.length).toBeGreaterThan(COUNT);
+    expect(made.manifest.length).toBeGreaterThan(COUNT);
     const problems: string[] = [];
     let read = 0;
     let refused = 0;
-    for (const entry of probe) {
-      const path = join(dir, entry.file);
+    for (const entry of made.manifest) {
+      const path = join(made.dir, entry.file);
       const got = await readTable(path);
       if ('refused' in got) {
         const error = got.refused;
@@ -98,8 +89,8 @@ describe('the JSON rows reader against Python\'s json module', () => {
     // The seed gives files of every kind: most read, and refusals of each sort (repeated keys,
     // nesting past the limit, lone surrogates stored as bytes that are not UTF-8).
     expect(read).toBeGreaterThan(80);
-    expect(probe.filter((entry) => entry.case.includes('lone surrogate')).length).toBeGreaterThan(0);
-    expect(refused).toBe(probe.length - read);
+    expect(made.manifest.filter((entry) => entry.case.includes('lone surrogate')).length).toBeGreaterThan(0);
+    expect(refused).toBe(made.manifest.length - read);
   });
 
   it('dry-runs files as input.rowsFile with every column as text: the run webhook\'s dataTable holds the same cells', async (context) => {
@@ -107,9 +98,9 @@ describe('the JSON rows reader against Python\'s json module', () => {
     const chosen = cliFiles(6);
     expect(chosen.length).toBe(8);
     for (const entry of chosen) {
-      const job = join(dir, `${entry.file}.yaml`);
+      const job = join(made.dir, `${entry.file}.yaml`);
       await writeFile(job, textJob(`rowsFile: ${JSON.stringify(entry.file)}`, entry.columns!));
-      const r = await runCli(['dry-run', job, '--out', join(dir, `${entry.file}.out.csv`), '-o', 'json'], { timeoutMs: 30_000 });
+      const r = await runCli(['dry-run', job, '--out', join(made.dir, `${entry.file}.out.csv`), '-o', 'json'], { timeoutMs: 30_000 });
       expect(r.exitCode, `${entry.file} (${entry.case}): ${r.stderr}`).toBe(0);
       const table = JSON.parse(r.stdout).runWebhook.dataTable as Row[];
       expect(table, `${entry.file} (${entry.case})`).toEqual([entry.columns, ...entry.rows!]);
@@ -128,7 +119,7 @@ describe('the JSON rows reader against Python\'s json module', () => {
     it('runs files sent as input.rowsFile (jsonData) with every column as text: the output CSV holds the same cells', async (context) => {
       if (!python) return context.skip(noPythonReason(['json', 'csv'], 'python3'));
       for (const entry of cliFiles(2)) {
-        const job = join(dir, `${entry.file}.serve.yaml`);
+        const job = join(made.dir, `${entry.file}.serve.yaml`);
         await writeFile(job, textJob(`rowsFile: ${JSON.stringify(entry.file)}`, entry.columns!, 'pipeline: p\n'));
         const r = await runCli(['run', job, '--yes', '-o', 'json'], { env: { IMPORT_BASE_URL: service.url, IMPORT_API_KEY: 'k' }, timeoutMs: 30_000 });
         expect(r.exitCode, `${entry.file} (${entry.case}): ${r.stderr}`).toBe(0);

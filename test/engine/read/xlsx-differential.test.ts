@@ -7,15 +7,15 @@
  * also through the real CLI's dry run. Run `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { openInput } from '../../../src/engine/read/index.js';
 import type { Row } from '../../../src/engine/types.js';
 import { ROOT, runCli } from '../../support/cli.js';
 import { findPython, noPythonReason } from '../../support/python.js';
-import { firstDifference, generateProbe, readManifest, readTable } from '../../support/probe.js';
+import { firstDifference, readManifest, readTable, useProbe } from '../../support/probe.js';
 
 const GENERATOR = join(ROOT, 'test', 'fixtures', 'xlsx-probe', 'generate.py');
 const LIBREOFFICE = join(ROOT, 'test', 'fixtures', 'xlsx-probe', 'libreoffice');
@@ -39,18 +39,14 @@ interface ProbeBook {
 }
 
 const python = findPython(['openpyxl', 'xlsxwriter']);
-let dir: string;
+const made = useProbe<ProbeBook>(python, GENERATOR, 'xlsx', SEED, COUNT, { pythonArgs: ['-W', 'ignore'], timeoutMs: 120_000, hookTimeoutMs: 150_000 });
+/** The generated workbooks, then the three LibreOffice saved, each with its path. */
 let probe: ProbeBook[] = [];
 
 beforeAll(async () => {
   if (!python) return;
-  const made = await generateProbe<ProbeBook>(python, GENERATOR, 'xlsx', SEED, COUNT, { pythonArgs: ['-W', 'ignore'], timeoutMs: 120_000 });
-  dir = made.dir;
   const located = (folder: string, books: ProbeBook[]) => books.map((book) => ({ ...book, path: join(folder, book.file) }));
-  probe = [...located(dir, made.manifest), ...located(LIBREOFFICE, await readManifest<ProbeBook>(LIBREOFFICE))];
-}, 150_000);
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  probe = [...located(made.dir, made.manifest), ...located(LIBREOFFICE, await readManifest<ProbeBook>(LIBREOFFICE))];
 });
 
 describe('the XLSX reader against openpyxl', () => {
@@ -109,10 +105,10 @@ describe('the XLSX reader against openpyxl', () => {
     const chosen = [...readable.filter((book) => book.rows.length > 1000), ...readable.filter((book) => book.rows.length <= 1000).slice(0, 3)];
     expect(chosen.length).toBe(5);
     for (const book of chosen) {
-      const job = join(dir, `${book.file}.yaml`);
+      const job = join(made.dir, `${book.file}.yaml`);
       const types = book.columns.map((column) => `    ${JSON.stringify(column)}: rich_text\n`).join('');
       await writeFile(job, `version: 1\npipeline: p\ninput: {file: ${JSON.stringify(book.path)}}\nconfig:\n  sheet: ${JSON.stringify(book.sheet)}\n  dataTypes:\n${types}`);
-      const out = join(dir, `${book.file}.out.csv`);
+      const out = join(made.dir, `${book.file}.out.csv`);
       const r = await runCli(['dry-run', job, '--out', out], { timeoutMs: 30_000 });
       expect(r.exitCode, `${book.file} (${book.case}): ${r.stderr}`).toBe(0);
       const back = spawnSync(python!, ['-c', 'import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))))', out], { encoding: 'utf8', maxBuffer: 1 << 28 });
