@@ -25,6 +25,13 @@ function warnings(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l.startsWith('warning: '));
 }
 
+/** Runs `import <command> job.yaml` in `dir`, expects exit 0, and returns its warning lines. */
+async function warningsOf(command: 'validate' | 'dry-run', dir: string): Promise<string[]> {
+  const r = await runCli([command, 'job.yaml'], { cwd: dir });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return warnings(r.stderr);
+}
+
 const TEXT_ON_NUMBER = 'Text rules on field "amount" change nothing: it is a number field, and text rules act on text values only; give it data type rich_text to edit its text, or remove the rules.';
 
 describe('validate: text rules on a number or date_time field', () => {
@@ -77,9 +84,7 @@ describe('validate: text rules on a number or date_time field', () => {
 
   it('says nothing for text rules on a text field', async () => {
     const dir = await jobDir('config:\n  text:\n    casing:\n      First: upper\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([]);
+    expect(await warningsOf('validate', dir)).toEqual([]);
   });
 });
 
@@ -88,37 +93,25 @@ describe('validate: a combining entry with one column', () => {
 
   it('warns at the entry when config.mapping maps one column to the field', async () => {
     const dir = await jobDir('config:\n  mapping:\n    First: full_name\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
-    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
-    expect(dry.exitCode).toBe(0);
-    expect(warnings(dry.stderr)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
+    expect(await warningsOf('validate', dir)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
+    expect(await warningsOf('dry-run', dir)).toEqual([`warning: job.yaml:9:5: ${oneColumn('First')}`]);
   });
 
   it('warns when config.mapping names every column and none of them goes to the field', async () => {
     const dir = await jobDir('config:\n  mapping: {id: id, amount: amount, First: first, Last: last, created: created}\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual(['warning: job.yaml:8:5: config.combining.full_name does nothing: the mapping maps no column to "full_name", and combining joins two or more columns; map the other columns to "full_name" under config.mapping, or remove this entry.']);
+    expect(await warningsOf('validate', dir)).toEqual(['warning: job.yaml:8:5: config.combining.full_name does nothing: the mapping maps no column to "full_name", and combining joins two or more columns; map the other columns to "full_name" under config.mapping, or remove this entry.']);
   });
 
   it('says nothing when two columns are mapped to the field', async () => {
     const dir = await jobDir('config:\n  mapping:\n    First: full_name\n    Last: full_name\n  allowColumnCombining: true\n  combining:\n    full_name: {separator: " "}\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([]);
+    expect(await warningsOf('validate', dir)).toEqual([]);
   });
 
   it('leaves a field the file maps no column to for the dry run, which sees the suggested mapping', async () => {
     // Identity suggestions (no schema) map the column First to the field First: one column.
     const dir = await jobDir('config:\n  mapping:\n    Last: null\n  allowColumnCombining: true\n  combining:\n    First: {separator: " "}\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([]);
-    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
-    expect(dry.exitCode).toBe(0);
-    expect(warnings(dry.stderr)).toEqual(['warning: job.yaml:9:5: config.combining.First does nothing: the mapping maps only the column "First" to "First", and combining joins two or more columns; map the other columns to "First" under config.mapping, or remove this entry.']);
+    expect(await warningsOf('validate', dir)).toEqual([]);
+    expect(await warningsOf('dry-run', dir)).toEqual(['warning: job.yaml:9:5: config.combining.First does nothing: the mapping maps only the column "First" to "First", and combining joins two or more columns; map the other columns to "First" under config.mapping, or remove this entry.']);
   });
 });
 
@@ -136,18 +129,14 @@ describe('validate: a conversion to another unit than the schema expects', () =>
 
   it('warns at config.units.<field>.to', async () => {
     const dir = await jobDir(job('UTC_p1'));
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([
+    expect(await warningsOf('validate', dir)).toEqual([
       'warning: job.yaml:7:29: config.units.created.to is UTC_p1, but the pipeline\'s schema expects "created" in UTC_p0 (schema.fieldUnits); convert to UTC_p0, or fix schema.fieldUnits if the pipeline expects UTC_p1.',
     ]);
   });
 
   it('takes UTC_m0 as the zone UTC_p0', async () => {
     const dir = await jobDir(job('UTC_m0'));
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([]);
+    expect(await warningsOf('validate', dir)).toEqual([]);
   });
 });
 
@@ -177,15 +166,11 @@ describe('rules on an optional field that no column is mapped to', () => {
   it('validate warns at a skipped rule, and the dry run names its line', async () => {
     const rules = '  impute:\n    phone: {method: fill, value: "000"}\n  rowDropping:\n    - {method: missingValues, fields: [id, phone]}\n';
     const dir = await jobDir(`config:\n${everyColumn}${rules}${schema}`);
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([
+    expect(await warningsOf('validate', dir)).toEqual([
       'warning: job.yaml:7:5: config.impute names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the rule is skipped; map a column to "phone" under config.mapping, or remove it here.',
       'warning: job.yaml:9:44: config.rowDropping[0].fields names the optional field "phone", but config.mapping maps no column to it, so it is not in the output and the rule is skipped; map a column to "phone" under config.mapping, or remove it here.',
     ]);
-    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
-    expect(dry.exitCode).toBe(0);
-    expect(warnings(dry.stderr)).toEqual([
+    expect(await warningsOf('dry-run', dir)).toEqual([
       'warning: job.yaml:7:5: Impute method fill for field "phone": the field is not in the output (no column is mapped to it); skipped.',
       'warning: job.yaml:9:44: Row-dropping rule missingValues: id, phone: the field is not in the output (no column is mapped to it); skipped.',
     ]);
@@ -213,22 +198,16 @@ describe('validate: a field close to a column, with no schema', () => {
 
   it('warns at a misspelt pivot column', async () => {
     const dir = await jobDir('config:\n  pivot:\n    pivotColumns: [Frist]\n    valueColumns: [amount]\n    indexColumns: [id]\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([`warning: job.yaml:6:20: ${near('config.pivot.pivotColumns', 'Frist', 'First', 'First: Frist')}`]);
+    expect(await warningsOf('validate', dir)).toEqual([`warning: job.yaml:6:20: ${near('config.pivot.pivotColumns', 'Frist', 'First', 'First: Frist')}`]);
   });
 
   it('says nothing for a field far from every column, one the mapping creates, or one the schema lists', async () => {
     const far = await jobDir('config:\n  dataTypes:\n    total_spend: number\n');
-    expect(warnings((await runCli(['validate', 'job.yaml'], { cwd: far })).stderr)).toEqual([]);
+    expect(await warningsOf('validate', far)).toEqual([]);
     const mapped = await jobDir('config:\n  mapping:\n    amount: Amount\n  dataTypes:\n    Amount: number\n');
-    const r = await runCli(['validate', 'job.yaml'], { cwd: mapped });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([]);
+    expect(await warningsOf('validate', mapped)).toEqual([]);
     const schema = await jobDir('config:\n  dataTypes:\n    Amount: number\nschema:\n  expectedFields: [id, Amount]\n');
-    const s = await runCli(['validate', 'job.yaml'], { cwd: schema });
-    expect(s.exitCode).toBe(0);
-    expect(warnings(s.stderr)).toEqual([]);
+    expect(await warningsOf('validate', schema)).toEqual([]);
   });
 });
 
@@ -251,12 +230,8 @@ describe('validate: a row-dropping rule that repeats an earlier one', () => {
       'warning: job.yaml:8:7: config.rowDropping[2] repeats config.rowDropping[0] (duplicateValues on First, id), so it drops nothing; remove it, or name the fields it was meant for.',
       'warning: job.yaml:13:7: schema.rowDropping[1] repeats schema.rowDropping[0] (missingValues on id), so it drops nothing; remove it, or name the fields it was meant for.',
     ];
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual(expected);
-    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
-    expect(dry.exitCode).toBe(0);
-    expect(warnings(dry.stderr)).toEqual(expected);
+    expect(await warningsOf('validate', dir)).toEqual(expected);
+    expect(await warningsOf('dry-run', dir)).toEqual(expected);
   });
 
   it('says nothing for rules of another method or other fields, nor for a rule that repeats a preset one', async () => {
@@ -272,9 +247,7 @@ describe('validate: a row-dropping rule that repeats an earlier one', () => {
       '    - {method: duplicateValues, fields: [id]}',
       '',
     ].join('\n'));
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([]);
+    expect(await warningsOf('validate', dir)).toEqual([]);
   });
 });
 
@@ -282,11 +255,7 @@ describe('validate: an optional field close to an expected one', () => {
   it('warns at the optional field, and the dry run says it too', async () => {
     const dir = await jobDir('schema:\n  expectedFields: [id, amount, First, Last, created]\n  optionalFields: ["amount ", Last, notes]\n');
     const expected = ['warning: job.yaml:6:20: schema.optionalFields lists "amount ", which is not in expectedFields, so it adds an optional field and leaves "amount" required; write "amount" if that field is the optional one, or add "amount " to expectedFields to keep both.'];
-    const r = await runCli(['validate', 'job.yaml'], { cwd: dir });
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual(expected);
-    const dry = await runCli(['dry-run', 'job.yaml'], { cwd: dir });
-    expect(dry.exitCode).toBe(0);
-    expect(warnings(dry.stderr)).toEqual(expected);
+    expect(await warningsOf('validate', dir)).toEqual(expected);
+    expect(await warningsOf('dry-run', dir)).toEqual(expected);
   });
 });
