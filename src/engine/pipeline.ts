@@ -171,7 +171,10 @@ async function runJobWith(
 /** Whether a run may take the parallel path (runParallel checks the rest): a large CSV file, no scripts, sample-based metadata. */
 function mayRunParallel(setup: JobSetup, options: RunOptions): boolean {
   // IMPORT_ENGINE_THREADS=1 forces one thread (tests compare both paths with it); =2 lets Excel output take two on two cores.
-  const threads = process.env.IMPORT_ENGINE_THREADS;
+  const threads = process.env.IMPORT_ENGINE_THREADS || undefined;
+  if (threads !== undefined && threads !== '1' && threads !== '2') {
+    throw new UsageError(`IMPORT_ENGINE_THREADS is ${JSON.stringify(threads)}; set it to 1 (one thread) or 2 (two threads where the file allows, Excel output too), or unset it.`);
+  }
   if (threads === '1') return false;
   const may = setup.input.kind === 'csv' && setup.input.size >= PARALLEL_MIN_BYTES && !setup.useFullData
     && (setup.preScripts ?? []).length === 0

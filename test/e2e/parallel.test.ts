@@ -4,6 +4,7 @@
  * (IMPORT_ENGINE_THREADS=1), and a run the parallel path cannot finish must fall back to the
  * sequential result. IMPORT_ENGINE_TRACE=1 makes the engine say which path it took.
  */
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,6 +166,19 @@ describe('import dry-run with two threads', () => {
       expect(run.stderr).toContain('engine: 2 threads');
     }
   }, 120_000);
+
+  it('refuses an IMPORT_ENGINE_THREADS it does not know, in a sentence with exit 2, writing nothing', async () => {
+    const dir = await setup({ rows: 100 });
+    for (const value of ['4', 'two', ' 1']) {
+      const r = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, 'out.csv')], { env: { IMPORT_ENGINE_THREADS: value } });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toBe(`error: IMPORT_ENGINE_THREADS is ${JSON.stringify(value)}; set it to 1 (one thread) or 2 (two threads where the file allows, Excel output too), or unset it.\n`);
+      expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+    }
+    // Set but empty, as `IMPORT_ENGINE_THREADS= import ...` leaves it: the default.
+    const empty = await runCli(['dry-run', join(dir, 'job.yaml'), '--out', join(dir, 'out.csv')], { env: { IMPORT_ENGINE_THREADS: '' } });
+    expect(empty.exitCode, empty.stderr).toBe(0);
+  }, 60_000);
 
   /** Runs a generated file both ways: the default run says `said` (and not `unsaid`) and gives one thread's bytes and report. */
   async function sameAsOneThread(opts: Options, said: string[], unsaid: string[] = []) {
